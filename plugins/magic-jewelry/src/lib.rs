@@ -1,0 +1,19 @@
+//! Magic Jewelry, the Famicom port of Columns: everything the jewelbot plug-in knows about it.
+//!
+//! - [`memory_map`] and [`game_view`]: where the game keeps its state in RAM and a typed,
+//!   validated view of it.
+//! - [`engine`]: the rules, reachable placements, evaluation and search strategies. It knows
+//!   nothing about the emulator.
+//! - [`conformance`]: scripted scenarios that check a ROM behaves as the engine assumes.
+//! - [`dumps`]: which cartridges it plays.
+//! - [`plugin`]: the jewelbot plug-in that ties it together.
+//! - [`tools`]: simulator, statistics, trainer and strategy comparison.
+
+pub mod conformance;
+pub mod dumps;
+pub mod engine;
+pub mod game_view;
+pub mod memory_map;
+pub mod plugin;
+pub mod tools;
+pub mod tracker;

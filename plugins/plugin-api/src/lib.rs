@@ -1,0 +1,32 @@
+//! The in-process plug-in interface of the jewelbot NES host.
+//!
+//! A [`Plugin`] is called once per rendered frame with a [`FrameContext`]: it reads CPU RAM and
+//! the picture, may queue RAM writes, chooses the controller-1 buttons for the next frame and
+//! publishes status lines and overlay marks for a frontend to draw. Scripted drivers that need
+//! to own the frame loop (conformance scenarios, tests) use the [`Machine`] trait instead.
+//!
+//! This crate has no dependencies so that plug-ins compile without the emulator.
+
+mod buttons;
+mod inspect;
+mod machine;
+mod plugin;
+mod rom;
+mod status;
+
+pub use buttons::Buttons;
+pub use inspect::{Field, Inspection, Panel};
+pub use machine::{Machine, MachineError};
+pub use plugin::{FrameContext, Plugin, PluginOption, Stat, StatValue};
+pub use rom::RomIdentity;
+pub use status::{Mark, Rgba, Status};
+
+/// Size of the NES CPU's internal RAM ($0000-$07FF).
+pub const RAM_SIZE: usize = 0x800;
+/// Width of the NES picture in pixels.
+pub const SCREEN_WIDTH: usize = 256;
+/// Height of the NES picture in pixels.
+pub const SCREEN_HEIGHT: usize = 240;
+
+/// The 2 KiB of CPU RAM.
+pub type Ram = [u8; RAM_SIZE];

@@ -1,0 +1,154 @@
+use crate::{Buttons, Inspection, Ram, RomIdentity, Status};
+
+/// An in-process plug-in, called by the host once per rendered frame.
+///
+/// The host catches panics: a plug-in that panics is disabled with a message and the emulator
+/// keeps running.
+pub trait Plugin: Send {
+    /// A short name for messages and menus.
+    fn name(&self) -> &str;
+
+    /// Called when a ROM is loaded. `Ok` names what the plug-in recognised; `Err` explains why
+    /// it does not run on this ROM, and the emulator then runs the ROM without it.
+    fn attach(&mut self, rom: &RomIdentity<'_>) -> Result<String, String>;
+
+    /// Called after each rendered frame.
+    fn on_frame(&mut self, ctx: &mut FrameContext<'_>);
+
+    /// Called after a reset, power cycle or state load: anything remembered about the game may
+    /// be stale.
+    fn on_reset(&mut self) {}
+
+    /// Changes a setting by name (e.g. `mode` = `fast`); `Err` explains a refusal.
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let _ = value;
+        Err(format!("{} has no option `{name}`", self.name()))
+    }
+
+    /// The settings this plug-in understands, with their current values.
+    fn options(&self) -> Vec<PluginOption> {
+        Vec::new()
+    }
+
+    /// Labelled addresses and decoded panels of `ram`, for a RAM inspector.
+    fn inspect(&self, ram: &Ram) -> Inspection {
+        let _ = ram;
+        Inspection::default()
+    }
+
+    /// Running statistics for summaries (e.g. columns placed).
+    fn stats(&self) -> Vec<Stat> {
+        Vec::new()
+    }
+}
+
+/// One setting of a plug-in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PluginOption {
+    pub name: String,
+    pub value: String,
+    /// The values it accepts, for help text.
+    pub choices: Vec<String>,
+}
+
+/// A named statistic.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stat {
+    /// Machine-readable key, e.g. `columns_placed`.
+    pub key: String,
+    /// Human-readable label, e.g. `columns placed`.
+    pub label: String,
+    pub value: StatValue,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum StatValue {
+    Int(i64),
+    Float(f64),
+    Text(String),
+}
+
+impl std::fmt::Display for StatValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Int(v) => write!(f, "{v}"),
+            Self::Float(v) => write!(f, "{v:.3}"),
+            Self::Text(v) => f.write_str(v),
+        }
+    }
+}
+
+impl Stat {
+    pub fn new(key: &str, label: &str, value: StatValue) -> Self {
+        Self {
+            key: key.to_owned(),
+            label: label.to_owned(),
+            value,
+        }
+    }
+}
+
+/// Everything a plug-in may see and do during one frame.
+pub struct FrameContext<'a> {
+    frame_number: u64,
+    ram: &'a Ram,
+    picture: &'a [u16],
+    pokes: &'a mut Vec<(u16, u8)>,
+    buttons: &'a mut Buttons,
+    status: &'a mut Status,
+}
+
+impl<'a> FrameContext<'a> {
+    /// Built by the host for each call.
+    pub fn new(
+        frame_number: u64,
+        ram: &'a Ram,
+        picture: &'a [u16],
+        pokes: &'a mut Vec<(u16, u8)>,
+        buttons: &'a mut Buttons,
+        status: &'a mut Status,
+    ) -> Self {
+        Self {
+            frame_number,
+            ram,
+            picture,
+            pokes,
+            buttons,
+            status,
+        }
+    }
+
+    /// Frames run since power-on.
+    pub fn frame_number(&self) -> u64 {
+        self.frame_number
+    }
+
+    /// CPU RAM at the end of the frame just rendered.
+    pub fn ram(&self) -> &Ram {
+        self.ram
+    }
+
+    /// The rendered frame as NES palette indices, 256x240, row by row.
+    pub fn picture(&self) -> &[u16] {
+        self.picture
+    }
+
+    /// Queues a RAM write, applied before the next frame runs.
+    pub fn poke(&mut self, address: u16, value: u8) {
+        self.pokes.push((address, value));
+    }
+
+    /// The controller-1 buttons to hold during the next frame.
+    pub fn buttons(&self) -> Buttons {
+        *self.buttons
+    }
+
+    pub fn set_buttons(&mut self, buttons: Buttons) {
+        *self.buttons = buttons;
+    }
+
+    /// Status lines and overlay marks; they persist until the plug-in changes them.
+    pub fn status(&mut self) -> &mut Status {
+        self.status
+    }
+}

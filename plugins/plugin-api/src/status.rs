@@ -1,0 +1,28 @@
+/// An RGBA colour.
+pub type Rgba = [u8; 4];
+
+/// What a plug-in wants shown over the picture; the frontend draws it, the headless host logs it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Status {
+    /// Short text lines, top to bottom.
+    pub lines: Vec<String>,
+    /// Rectangles over the picture, in NES pixel coordinates.
+    pub marks: Vec<Mark>,
+}
+
+impl Status {
+    pub fn clear(&mut self) {
+        self.lines.clear();
+        self.marks.clear();
+    }
+}
+
+/// An outlined rectangle over the picture.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mark {
+    pub x: u16,
+    pub y: u16,
+    pub width: u16,
+    pub height: u16,
+    pub color: Rgba,
+}

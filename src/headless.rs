@@ -1,0 +1,120 @@
+//! Runs a session without a window, as fast as the emulator goes, and summarises it.
+
+use crate::session::{Session, SessionError};
+use jewelbot_plugin::{Stat, StatValue};
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+/// What a headless run did.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub rom: String,
+    pub frames: u64,
+    pub seconds: f64,
+    pub fps: f64,
+    /// Plug-in statistics by plug-in name, then key.
+    pub plugins: Vec<PluginSummary>,
+    pub messages: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PluginSummary {
+    pub name: String,
+    pub state: String,
+    pub stats: serde_json::Map<String, serde_json::Value>,
+    #[serde(skip)]
+    labels: Vec<(String, String)>,
+}
+
+/// Runs `frames` frames (forever when `None`), calling `progress` about once a second.
+pub fn run(
+    session: &mut Session,
+    frames: Option<u64>,
+    mut progress: impl FnMut(&Session, f64),
+) -> Result<Summary, SessionError> {
+    let start = Instant::now();
+    let first_frame = session.frame_number();
+    let mut messages = session.plugins_mut().drain_messages();
+    let mut last_report = Instant::now();
+    let mut done = 0u64;
+    while frames.is_none_or(|n| done < n) {
+        session.run_frame()?;
+        done += 1;
+        if done % 64 == 0 {
+            messages.extend(session.plugins_mut().drain_messages());
+            if last_report.elapsed() >= Duration::from_secs(1) {
+                last_report = Instant::now();
+                let fps = (session.frame_number() - first_frame) as f64
+                    / start.elapsed().as_secs_f64();
+                progress(session, fps);
+            }
+        }
+    }
+    messages.extend(session.plugins_mut().drain_messages());
+    let seconds = start.elapsed().as_secs_f64();
+    Ok(Summary {
+        rom: session.rom().name.clone(),
+        frames: done,
+        seconds,
+        fps: done as f64 / seconds.max(f64::EPSILON),
+        plugins: plugin_summaries(session),
+        messages,
+    })
+}
+
+/// Current statistics and state of every plug-in.
+pub fn plugin_summaries(session: &Session) -> Vec<PluginSummary> {
+    let stats = session.plugins().stats();
+    session
+        .plugins()
+        .slots()
+        .iter()
+        .map(|slot| {
+            let own: &[Stat] = stats
+                .iter()
+                .find(|(name, _)| name == slot.name())
+                .map_or(&[], |(_, s)| s.as_slice());
+            PluginSummary {
+                name: slot.name().to_owned(),
+                state: format!("{:?}", slot.state()),
+                stats: own
+                    .iter()
+                    .map(|s| (s.key.clone(), json_value(&s.value)))
+                    .collect(),
+                labels: own
+                    .iter()
+                    .map(|s| (s.label.clone(), s.value.to_string()))
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+fn json_value(value: &StatValue) -> serde_json::Value {
+    match value {
+        StatValue::Int(v) => (*v).into(),
+        StatValue::Float(v) => (*v).into(),
+        StatValue::Text(v) => v.clone().into(),
+    }
+}
+
+impl Summary {
+    /// The summary as text for a terminal.
+    pub fn to_text(&self) -> String {
+        let mut lines = vec![
+            format!("rom: {}", self.rom),
+            format!(
+                "frames: {} in {:.2} s ({:.0} fps)",
+                self.frames, self.seconds, self.fps
+            ),
+        ];
+        for plugin in &self.plugins {
+            lines.push(format!("plug-in {}: {}", plugin.name, plugin.state));
+            for (label, value) in &plugin.labels {
+                lines.push(format!("  {label}: {value}"));
+            }
+        }
+        lines.extend(self.messages.iter().map(|m| format!("note: {m}")));
+        lines.join("\n")
+    }
+}

@@ -1,0 +1,13 @@
+//! jewelbot: a NES emulator host with in-process AI plug-ins.
+//!
+//! - [`rom`]: reading ROM files safely and normalising headers in memory.
+//! - [`session`]: one running console with its plug-ins.
+//! - [`plugin_host`]: calls plug-ins every frame and contains their failures.
+//! - [`headless`]: runs a session without a window and summarises it.
+//! - [`inspector`]: text views of plug-in inspections.
+
+pub mod headless;
+pub mod inspector;
+pub mod plugin_host;
+pub mod rom;
+pub mod session;

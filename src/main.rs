@@ -1,0 +1,180 @@
+use anyhow::Context;
+use clap::Parser;
+use jewelbot::headless;
+use jewelbot::inspector;
+use jewelbot::rom::{RomError, RomImage};
+use jewelbot::session::{Session, SessionConfig, SessionError};
+use jewelbot_plugin::Plugin;
+use magic_jewelry::dumps;
+use magic_jewelry::plugin::{MagicJewelryPlugin, Mode};
+use std::path::Path;
+use std::process::ExitCode;
+
+mod cli;
+use cli::{Cli, Command, GameArgs, ModeArg, Switch};
+
+/// Exit code for a ROM that cannot be used.
+const EXIT_BAD_ROM: u8 = 3;
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            let bad_rom = error.chain().any(|e| {
+                e.downcast_ref::<RomError>().is_some()
+                    || matches!(e.downcast_ref::<SessionError>(), Some(SessionError::Rom(_)))
+            });
+            ExitCode::from(if bad_rom { EXIT_BAD_ROM } else { 1 })
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        None => play(&cli.play.game),
+        Some(Command::Run(args)) => {
+            let mut session = open_session(&args.game)?;
+            report_messages(&mut session);
+            let summary = headless::run(&mut session, Some(args.frames), |_, _| {})?;
+            if args.json {
+                println!("{}", serde_json::to_string_pretty(&summary)?);
+            } else {
+                println!("{}", summary.to_text());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Ram(args)) => ram(&args),
+        Some(Command::RomInfo(args)) => rom_info(&args.path),
+        Some(Command::Conform(args)) => {
+            let _ = args;
+            anyhow::bail!("the conformance suite is not available yet")
+        }
+    }
+}
+
+/// Plays until interrupted: headless for now, printing the play's progress.
+fn play(game: &GameArgs) -> anyhow::Result<ExitCode> {
+    let mut session = open_session(game)?;
+    report_messages(&mut session);
+    eprintln!("playing {} headless; press Ctrl-C to stop", session.rom().name);
+    headless::run(&mut session, None, |session, fps| {
+        let stats: Vec<String> = headless::plugin_summaries(session)
+            .iter()
+            .flat_map(|p| p.stats.iter().map(|(k, v)| format!("{k}={v}")))
+            .collect();
+        eprintln!("frame {} ({fps:.0} fps) {}", session.frame_number(), stats.join(" "));
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn ram(args: &cli::RamArgs) -> anyhow::Result<ExitCode> {
+    let mut session = open_session(&args.game)?;
+    report_messages(&mut session);
+    let mut before = inspect(&session);
+    while session.frame_number() < args.frame {
+        session.run_frame()?;
+        if args.watch {
+            let now = inspect(&session);
+            let changes = inspector::changes(&before, &now);
+            if !changes.is_empty() {
+                println!("frame {}: {}", session.frame_number(), changes.join(", "));
+            }
+            before = now;
+        }
+    }
+    println!("frame {}", session.frame_number());
+    let inspections = session.plugins().inspect(session.ram());
+    if inspections.is_empty() {
+        println!("(no plug-in describes this ROM's RAM)");
+    }
+    for (_, inspection) in &inspections {
+        print!("{}", inspector::render(inspection));
+    }
+    if args.hex || inspections.is_empty() {
+        print!("\n{}", inspector::hex_dump(session.ram()));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn inspect(session: &Session) -> jewelbot_plugin::Inspection {
+    session
+        .plugins()
+        .inspect(session.ram())
+        .into_iter()
+        .next()
+        .map(|(_, i)| i)
+        .unwrap_or_default()
+}
+
+fn rom_info(path: &Path) -> anyhow::Result<ExitCode> {
+    let rom = RomImage::from_path(path)?;
+    let h = &rom.header;
+    println!("file: {} ({} bytes)", path.display(), rom.file_len);
+    println!("format: {}", h.format);
+    println!("mapper: {}", h.mapper);
+    println!(
+        "PRG: {} bytes, CHR: {} bytes{}",
+        rom.prg.len(),
+        rom.chr.len(),
+        if h.has_trainer { ", trainer" } else { "" }
+    );
+    println!(
+        "mirroring: {}{}",
+        if h.four_screen {
+            "four-screen"
+        } else if h.vertical_mirroring {
+            "vertical"
+        } else {
+            "horizontal"
+        },
+        if h.battery { ", battery" } else { "" }
+    );
+    println!("SHA-1 (file): {}", rom.file_sha1);
+    println!("SHA-1 (PRG+CHR): {}", rom.prg_chr_sha1);
+    println!("CRC32 (PRG+CHR): {:08X}", rom.prg_chr_crc32);
+    if let Some(change) = &rom.normalisation {
+        println!("loaded as: {change} (in memory; the file is untouched)");
+    }
+    let id = dumps::identify(rom.prg_chr_crc32, &rom.file_sha1, &rom.prg);
+    println!("identified as: {}", id.describe());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn open_rom(path: Option<&Path>) -> anyhow::Result<RomImage> {
+    match path {
+        Some(path) => RomImage::from_path(path)
+            .with_context(|| format!("cannot use ROM {}", path.display())),
+        None => anyhow::bail!(
+            "no ROM given: pass --rom PATH (see roms-readme.md); the built-in open cartridge \
+             is not part of this build yet"
+        ),
+    }
+}
+
+fn open_session(game: &GameArgs) -> anyhow::Result<Session> {
+    let rom = open_rom(game.rom.as_deref())?;
+    let mode = match game.mode {
+        ModeArg::Normal => Mode::Normal,
+        ModeArg::Fast => Mode::Fast,
+    };
+    let plugins: Vec<Box<dyn Plugin>> = vec![Box::new(MagicJewelryPlugin::new(
+        game.ai == Switch::On,
+        mode,
+    ))];
+    Ok(Session::new(rom, plugins, SessionConfig::default())?)
+}
+
+fn report_messages(session: &mut Session) {
+    for message in session.plugins_mut().drain_messages() {
+        eprintln!("note: {message}");
+    }
+}

@@ -1,0 +1,322 @@
+//! An emulator session: a `tetanes-core` console with a ROM, its plug-ins and who holds the
+//! controller.
+
+use crate::plugin_host::PluginHost;
+use crate::rom::{RomError, RomImage};
+use jewelbot_plugin::{Buttons, Machine, MachineError, Plugin, Ram, RomIdentity};
+use std::path::Path;
+use tetanes_core::input::JoypadBtn;
+use tetanes_core::prelude::*;
+use tetanes_core::video::VideoFilter;
+
+/// Frames of a CPU stuck on a jam opcode before the session reports it frozen.
+const JAM_FRAMES: u32 = 3;
+
+/// Who presses controller 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Control {
+    /// The plug-ins' buttons.
+    Plugins,
+    /// A person's buttons (keyboard, gamepad).
+    Manual,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error(transparent)]
+    Rom(#[from] RomError),
+    #[error("emulation stopped: {0}")]
+    Emulation(String),
+    #[error("the CPU is stuck on an illegal opcode at ${pc:04X}; the ROM has crashed")]
+    Jammed { pc: u16 },
+    #[error("save state: {0}")]
+    State(String),
+}
+
+/// Settings a frontend chooses when it opens a session.
+#[derive(Debug, Clone, Copy)]
+pub struct SessionConfig {
+    /// Mix audio (off for headless runs: it is most of the cost of a frame).
+    pub audio: bool,
+    /// Audio sample rate in Hz.
+    pub sample_rate: f32,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        Self {
+            audio: false,
+            sample_rate: 48_000.0,
+        }
+    }
+}
+
+pub struct Session {
+    deck: ControlDeck,
+    rom: RomImage,
+    ines: Vec<u8>,
+    frame: u64,
+    plugins: PluginHost,
+    control: Control,
+    plugin_buttons: Buttons,
+    manual_buttons: Buttons,
+    jam_frames: u32,
+}
+
+impl Session {
+    /// Powers on a console with `rom` and offers it to `plugins`.
+    pub fn new(
+        rom: RomImage,
+        plugins: Vec<Box<dyn Plugin>>,
+        config: SessionConfig,
+    ) -> Result<Self, SessionError> {
+        let headless = if config.audio {
+            HeadlessMode::empty()
+        } else {
+            HeadlessMode::NO_AUDIO
+        };
+        // Reproducible power-on RAM, no battery files next to anything, a sharp picture.
+        let deck_config = Config::default()
+            .with_ram_state(RamState::AllZeros)
+            .with_sram_dir(None)
+            .with_filter(VideoFilter::Pixellate)
+            .with_headless_mode(headless);
+        let mut deck = ControlDeck::with_config(deck_config);
+        deck.set_sample_rate(config.sample_rate);
+        let ines = rom.to_ines()?;
+        load(&mut deck, &rom, &ines)?;
+        let mut plugins = PluginHost::new(plugins);
+        plugins.attach(&RomIdentity {
+            name: &rom.name,
+            mapper: rom.header.mapper,
+            prg: &rom.prg,
+            chr: &rom.chr,
+            prg_chr_crc32: rom.prg_chr_crc32,
+            file_sha1: &rom.file_sha1,
+        });
+        Ok(Self {
+            deck,
+            rom,
+            ines,
+            frame: 0,
+            plugins,
+            control: Control::Plugins,
+            plugin_buttons: Buttons::NONE,
+            manual_buttons: Buttons::NONE,
+            jam_frames: 0,
+        })
+    }
+
+    /// Runs one frame with whoever holds the controller, then shows it to the plug-ins.
+    pub fn run_frame(&mut self) -> Result<(), SessionError> {
+        let buttons = match self.control {
+            Control::Plugins => self.plugin_buttons,
+            Control::Manual => self.manual_buttons,
+        };
+        self.run_frame_with(buttons)
+    }
+
+    fn run_frame_with(&mut self, buttons: Buttons) -> Result<(), SessionError> {
+        self.set_pad(buttons);
+        let _clocked: Clocked = self
+            .deck
+            .clock_frame()
+            .map_err(|e| SessionError::Emulation(e.to_string()))?;
+        self.frame += 1;
+        self.check_jam()?;
+        self.plugin_buttons =
+            self.plugins
+                .run_frame(self.frame, self.deck.wram(), self.deck.frame_buffer_raw());
+        for (address, value) in self.plugins.take_pokes() {
+            self.poke(address, value);
+        }
+        Ok(())
+    }
+
+    fn set_pad(&mut self, buttons: Buttons) {
+        let pad = self.deck.joypad_mut(Player::One);
+        for (button, key) in [
+            (Buttons::A, JoypadBtn::A),
+            (Buttons::B, JoypadBtn::B),
+            (Buttons::SELECT, JoypadBtn::Select),
+            (Buttons::START, JoypadBtn::Start),
+            (Buttons::UP, JoypadBtn::Up),
+            (Buttons::DOWN, JoypadBtn::Down),
+            (Buttons::LEFT, JoypadBtn::Left),
+            (Buttons::RIGHT, JoypadBtn::Right),
+        ] {
+            pad.set_button(key, buttons.contains(button));
+        }
+    }
+
+    /// tetanes-core keeps cycling a jammed CPU without an error; a frontend must notice.
+    fn check_jam(&mut self) -> Result<(), SessionError> {
+        const JAM_OPCODES: [u8; 12] = [
+            0x02, 0x12, 0x22, 0x32, 0x42, 0x52, 0x62, 0x72, 0x92, 0xB2, 0xD2, 0xF2,
+        ];
+        let pc = self.deck.bus().cpu.pc;
+        if JAM_OPCODES.contains(&self.deck.bus().peek(pc)) {
+            self.jam_frames += 1;
+            if self.jam_frames >= JAM_FRAMES {
+                return Err(SessionError::Jammed { pc });
+            }
+        } else {
+            self.jam_frames = 0;
+        }
+        Ok(())
+    }
+
+    pub fn rom(&self) -> &RomImage {
+        &self.rom
+    }
+
+    pub fn plugins(&self) -> &PluginHost {
+        &self.plugins
+    }
+
+    pub fn plugins_mut(&mut self) -> &mut PluginHost {
+        &mut self.plugins
+    }
+
+    pub fn control(&self) -> Control {
+        self.control
+    }
+
+    pub fn set_control(&mut self, control: Control) {
+        self.control = control;
+    }
+
+    /// The buttons a person holds, used while control is manual.
+    pub fn set_manual_buttons(&mut self, buttons: Buttons) {
+        self.manual_buttons = buttons;
+    }
+
+    /// The buttons the plug-ins asked for the next frame.
+    pub fn plugin_buttons(&self) -> Buttons {
+        self.plugin_buttons
+    }
+
+    pub fn ram(&self) -> &Ram {
+        self.deck.wram()
+    }
+
+    pub fn poke(&mut self, address: u16, value: u8) {
+        let ram = self.deck.wram_mut();
+        let len = ram.len();
+        ram[usize::from(address) % len] = value;
+    }
+
+    pub fn frame_number(&self) -> u64 {
+        self.frame
+    }
+
+    /// The last frame as 256x240 RGBA.
+    pub fn picture_rgba(&mut self) -> &[u8] {
+        self.deck.frame_buffer()
+    }
+
+    /// The last frame as NES palette indices.
+    pub fn picture_indices(&self) -> &[u16] {
+        self.deck.frame_buffer_raw()
+    }
+
+    /// Mono samples of the last frame (empty when audio is off).
+    pub fn audio_samples(&self) -> &[f32] {
+        self.deck.audio_samples()
+    }
+
+    /// Soft reset, as the console's Reset button.
+    pub fn reset(&mut self) {
+        self.deck.reset(ResetKind::Soft);
+        self.after_discontinuity();
+    }
+
+    /// Power off and on: RAM back to its power-on state.
+    pub fn power_cycle(&mut self) -> Result<(), SessionError> {
+        load(&mut self.deck, &self.rom, &self.ines)?;
+        self.frame = 0;
+        self.after_discontinuity();
+        Ok(())
+    }
+
+    fn after_discontinuity(&mut self) {
+        self.plugin_buttons = Buttons::NONE;
+        self.jam_frames = 0;
+        self.plugins.reset();
+    }
+
+    /// The whole console state, in memory.
+    pub fn save_state(&self) -> Result<Vec<u8>, SessionError> {
+        let state_err = |e: tetanes_core::control_deck::Error| SessionError::State(e.to_string());
+        let mut state = vec![0; self.deck.serialized_state_len().map_err(state_err)?];
+        let len = self.deck.serialize_state_into(&mut state).map_err(state_err)?;
+        state.truncate(len);
+        state.extend_from_slice(&self.frame.to_le_bytes());
+        Ok(state)
+    }
+
+    /// Restores a state from [`Session::save_state`].
+    pub fn load_state(&mut self, state: &[u8]) -> Result<(), SessionError> {
+        let split = state
+            .len()
+            .checked_sub(8)
+            .ok_or_else(|| SessionError::State("state is too short".into()))?;
+        let (console, frame) = state.split_at(split);
+        self.deck
+            .deserialize_state(console)
+            .map_err(|e| SessionError::State(e.to_string()))?;
+        self.frame = u64::from_le_bytes(frame.try_into().unwrap_or_default());
+        self.after_discontinuity();
+        Ok(())
+    }
+
+    /// Writes the state to `path` (never the ROM's own path).
+    pub fn save_state_file(&self, path: &Path) -> Result<(), SessionError> {
+        let state = self.save_state()?;
+        std::fs::write(path, state)
+            .map_err(|e| SessionError::State(format!("writing {}: {e}", path.display())))
+    }
+
+    pub fn load_state_file(&mut self, path: &Path) -> Result<(), SessionError> {
+        let state = std::fs::read(path)
+            .map_err(|e| SessionError::State(format!("reading {}: {e}", path.display())))?;
+        self.load_state(&state)
+    }
+}
+
+fn load(deck: &mut ControlDeck, rom: &RomImage, ines: &[u8]) -> Result<(), RomError> {
+    deck.load_rom(&rom.name, &mut &ines[..])
+        .map(drop)
+        .map_err(|e| match e {
+            tetanes_core::control_deck::Error::UnimplementedMapper(mapper) => {
+                RomError::UnsupportedMapper {
+                    mapper,
+                    hint: String::new(),
+                }
+            }
+            other => RomError::Emulator(other.to_string()),
+        })
+}
+
+impl Machine for Session {
+    fn ram(&self) -> &Ram {
+        Session::ram(self)
+    }
+
+    fn poke(&mut self, address: u16, value: u8) {
+        Session::poke(self, address, value);
+    }
+
+    fn step(&mut self, buttons: Buttons) -> Result<(), MachineError> {
+        self.run_frame_with(buttons)
+            .map_err(|e| MachineError(e.to_string()))
+    }
+
+    fn frame_number(&self) -> u64 {
+        self.frame
+    }
+
+    fn power_cycle(&mut self) -> Result<(), MachineError> {
+        Session::power_cycle(self).map_err(|e| MachineError(e.to_string()))
+    }
+}

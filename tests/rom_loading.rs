@@ -1,0 +1,177 @@
+//! Every kind of bad ROM file gets a clear error and a non-zero exit code, never a panic, and
+//! the user's file is never modified.
+
+mod common;
+
+use jewelbot::rom::{RomError, RomImage};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const BAD_ROM_EXIT: i32 = 3;
+
+fn jewelbot(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_jewelbot"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("temp file written");
+    path
+}
+
+/// Runs `rom-info` and `run` on a bad file and checks both refuse it with `expected` in the
+/// message.
+fn assert_refused(path: &Path, expected: &str) {
+    let path = path.to_str().expect("utf-8 temp path");
+    for args in [
+        vec!["rom-info", path],
+        vec!["run", "--headless", "--frames", "5", "--rom", path],
+    ] {
+        let (code, _, stderr) = jewelbot(&args);
+        assert_eq!(code, BAD_ROM_EXIT, "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn missing_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    assert_refused(&dir.path().join("nope.nes"), "not found");
+}
+
+#[test]
+fn directory() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    assert_refused(dir.path(), "is a directory");
+}
+
+#[test]
+fn empty_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    assert_refused(&write(dir.path(), "empty.nes", &[]), "empty");
+}
+
+#[test]
+fn truncated_header() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rom = common::tiny_rom();
+    assert_refused(
+        &write(dir.path(), "short.nes", &rom[..10]),
+        "too short for the 16-byte iNES header",
+    );
+}
+
+#[test]
+fn truncated_prg() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rom = common::tiny_rom();
+    assert_refused(
+        &write(dir.path(), "prg.nes", &rom[..16 + 1000]),
+        "PRG ROM is truncated: the header declares 16384 bytes but only 1000 follow",
+    );
+}
+
+#[test]
+fn truncated_chr() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rom = common::tiny_rom();
+    assert_refused(
+        &write(dir.path(), "chr.nes", &rom[..rom.len() - 100]),
+        "CHR ROM is truncated: the header declares 8192 bytes but only 8092 follow",
+    );
+}
+
+#[test]
+fn wrong_magic() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut rom = common::tiny_rom();
+    rom[..4].copy_from_slice(b"BAD\x1a");
+    assert_refused(&write(dir.path(), "magic.nes", &rom), "not an iNES ROM");
+}
+
+#[test]
+fn unsupported_mapper() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rom = common::ines(&[0xEA; 0x8000], &[0; 0x2000], 216);
+    let path = write(dir.path(), "mj2.nes", &rom);
+    let (code, _, stderr) = jewelbot(&["run", "--headless", "--frames", "5", "--rom", path.to_str().expect("utf-8")]);
+    assert_eq!(code, BAD_ROM_EXIT, "{stderr}");
+    assert!(stderr.contains("mapper 216 is not supported"), "{stderr}");
+}
+
+#[test]
+fn oversized_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut rom = common::tiny_rom();
+    rom.resize(9 * 1024 * 1024, 0);
+    assert_refused(&write(dir.path(), "huge.nes", &rom), "more than any NES ROM");
+}
+
+#[test]
+fn trailing_garbage() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut rom = common::tiny_rom();
+    rom.extend_from_slice(&[0x55; 4096]);
+    assert_refused(&write(dir.path(), "tail.nes", &rom), "unexpected bytes after");
+}
+
+#[test]
+fn errors_are_typed_in_the_library() {
+    assert!(matches!(RomImage::from_bytes("x", &[]), Err(RomError::Empty)));
+    assert!(matches!(
+        RomImage::from_bytes("x", b"NES\x1a"),
+        Err(RomError::TruncatedHeader { len: 4 })
+    ));
+    let mut no_prg = common::tiny_rom();
+    no_prg[4] = 0;
+    assert!(matches!(RomImage::from_bytes("x", &no_prg), Err(RomError::NoPrg)));
+}
+
+#[test]
+fn not_the_game_runs_without_the_plugin_and_the_file_is_untouched() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bytes = common::tiny_rom();
+    let path = write(dir.path(), "other-game.nes", &bytes);
+    let modified = std::fs::metadata(&path).and_then(|m| m.modified()).expect("mtime");
+    let (code, stdout, stderr) = jewelbot(&[
+        "run", "--headless", "--frames", "30", "--rom", path.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("frames: 30"), "{stdout}");
+    assert!(stderr.contains("not a supported Magic Jewelry dump"), "{stderr}");
+    assert_eq!(std::fs::read(&path).expect("still there"), bytes);
+    assert_eq!(std::fs::metadata(&path).and_then(|m| m.modified()).expect("mtime"), modified);
+    // Nothing was written beside it (no battery or state files).
+    assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 1);
+}
+
+#[test]
+fn rom_info_reports_hashes_and_normalisation() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // The No-Intro layout: NES 2.0 header declaring 8 KiB of PRG in exponent form.
+    let mut rom = common::tiny_rom();
+    rom.drain(16 + 0x2000..16 + 0x4000);
+    rom[4] = 13 << 2;
+    rom[7] = 0x08;
+    rom[9] = 0x0F;
+    let path = write(dir.path(), "nes2.nes", &rom);
+    let (code, stdout, stderr) = jewelbot(&["rom-info", path.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("format: NES 2.0"), "{stdout}");
+    assert!(stdout.contains("PRG: 8192 bytes, CHR: 8192 bytes"), "{stdout}");
+    assert!(stdout.contains("mirrored the 8 KiB PRG bank to 16 KiB"), "{stdout}");
+    let image = RomImage::from_bytes("nes2.nes", &rom).expect("parses");
+    assert!(stdout.contains(&format!("CRC32 (PRG+CHR): {:08X}", image.prg_chr_crc32)));
+    // And it runs.
+    let (code, _, stderr) = jewelbot(&["run", "--headless", "--frames", "3", "--rom", path.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{stderr}");
+}
