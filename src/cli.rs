@@ -43,6 +43,12 @@ pub struct GameArgs {
     /// How the AI presses buttons: normal (watchable) or fast.
     #[arg(long, value_enum, default_value_t = ModeArg::Normal)]
     pub mode: ModeArg,
+    /// Search strategy: simple, smart, deep (or deep:CANDIDATES:SAMPLES).
+    #[arg(long, value_name = "NAME", default_value = "smart")]
+    pub strategy: String,
+    /// Evaluation weights as JSON (default: the built-in weights).
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

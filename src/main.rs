@@ -6,6 +6,7 @@ use jewelbot::rom::{RomError, RomImage};
 use jewelbot::session::{Session, SessionConfig, SessionError};
 use jewelbot_plugin::Plugin;
 use magic_jewelry::dumps;
+use magic_jewelry::engine::Weights;
 use magic_jewelry::plugin::{MagicJewelryPlugin, Mode};
 use std::path::Path;
 use std::process::ExitCode;
@@ -166,10 +167,14 @@ fn open_session(game: &GameArgs) -> anyhow::Result<Session> {
         ModeArg::Normal => Mode::Normal,
         ModeArg::Fast => Mode::Fast,
     };
-    let plugins: Vec<Box<dyn Plugin>> = vec![Box::new(MagicJewelryPlugin::new(
-        game.ai == Switch::On,
-        mode,
-    ))];
+    let weights = match &game.weights {
+        Some(path) => Weights::load(path)
+            .with_context(|| format!("cannot use weights {}", path.display()))?,
+        None => Weights::default(),
+    };
+    let plugin = MagicJewelryPlugin::new(game.ai == Switch::On, mode, &game.strategy, weights)
+        .map_err(anyhow::Error::msg)?;
+    let plugins: Vec<Box<dyn Plugin>> = vec![Box::new(plugin)];
     Ok(Session::new(rom, plugins, SessionConfig::default())?)
 }
 

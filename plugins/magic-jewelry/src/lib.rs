@@ -6,6 +6,7 @@
 //!   nothing about the emulator.
 //! - [`conformance`]: scripted scenarios that check a ROM behaves as the engine assumes.
 //! - [`dumps`]: which cartridges it plays.
+//! - [`play`]: turns decisions into button presses and follows the game frame by frame.
 //! - [`plugin`]: the jewelbot plug-in that ties it together.
 //! - [`tools`]: simulator, statistics, trainer and strategy comparison.
 
@@ -14,6 +15,7 @@ pub mod dumps;
 pub mod engine;
 pub mod game_view;
 pub mod memory_map;
+pub mod play;
 pub mod plugin;
+pub mod screen;
 pub mod tools;
-pub mod tracker;

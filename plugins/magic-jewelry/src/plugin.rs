@@ -3,80 +3,89 @@
 use crate::dumps::{self, Identification};
 use crate::game_view::{cell_char, GameView, Grid, Jewels};
 use crate::memory_map::{self as map, Format, FIELDS};
-use crate::tracker::Tracker;
+use crate::play::tracker::Tracker;
+pub use crate::play::Mode;
+use crate::engine::{self, Weights};
+use crate::play::Player;
+use crate::screen;
 use jewelbot_plugin::{
-    Field, FrameContext, Inspection, Panel, Plugin, PluginOption, Ram, RomIdentity, Stat,
+    Buttons, Field, FrameContext, Inspection, Panel, Plugin, PluginOption, Ram, RomIdentity, Stat,
     StatValue,
 };
-use std::fmt;
-
-/// How the AI presses buttons.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Mode {
-    /// A pace a person can follow.
-    #[default]
-    Normal,
-    /// As fast as the game accepts input.
-    Fast,
-}
-
-impl Mode {
-    pub const NAMES: [&'static str; 2] = ["normal", "fast"];
-
-    pub fn toggled(self) -> Self {
-        match self {
-            Self::Normal => Self::Fast,
-            Self::Fast => Self::Normal,
-        }
-    }
-}
-
-impl fmt::Display for Mode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Normal => "normal",
-            Self::Fast => "fast",
-        })
-    }
-}
-
-impl std::str::FromStr for Mode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "normal" => Ok(Self::Normal),
-            "fast" => Ok(Self::Fast),
-            other => Err(format!("unknown mode `{other}` (normal or fast)")),
-        }
-    }
-}
 
 /// Magic Jewelry plug-in.
-#[derive(Debug, Default)]
 pub struct MagicJewelryPlugin {
     identification: Option<Identification>,
     ai_enabled: bool,
-    mode: Mode,
+    player: Player,
+    weights: Weights,
     tracker: Tracker,
 }
 
 impl MagicJewelryPlugin {
     pub const NAME: &'static str = "magic-jewelry";
 
-    pub fn new(ai_enabled: bool, mode: Mode) -> Self {
-        Self {
+    /// A plug-in whose AI uses `strategy` (see [`engine::STRATEGY_NAMES`]) with `weights`.
+    pub fn new(
+        ai_enabled: bool,
+        mode: Mode,
+        strategy: &str,
+        weights: Weights,
+    ) -> Result<Self, String> {
+        let player = Player::with_strategy_name(strategy, &weights, mode)?;
+        Ok(Self {
+            identification: None,
             ai_enabled,
-            mode,
-            ..Self::default()
-        }
+            player,
+            weights,
+            tracker: Tracker::default(),
+        })
     }
 
     pub fn mode(&self) -> Mode {
-        self.mode
+        self.player.mode()
     }
 
     pub fn tracker(&self) -> &Tracker {
         &self.tracker
+    }
+
+    pub fn player(&self) -> &Player {
+        &self.player
+    }
+
+    fn show_status(&self, ctx: &mut FrameContext<'_>, view: &GameView) {
+        let stats = self.tracker.stats();
+        let player = self.player.stats();
+        let mean_us = if player.decisions > 0 {
+            player.decision_time.as_secs_f64() * 1e6 / player.decisions as f64
+        } else {
+            0.0
+        };
+        let plan = self.player.plan().filter(|_| self.ai_enabled);
+        let status = ctx.status();
+        status.lines = vec![
+            format!(
+                "AI {} {} {} | {}",
+                if self.ai_enabled { "on" } else { "off" },
+                self.player.strategy_name(),
+                self.player.mode(),
+                view.phase
+            ),
+            format!(
+                "decision {:.0} us mean, {} us max",
+                mean_us,
+                player.max_decision_time.as_micros()
+            ),
+            format!(
+                "columns {} jewels {} game overs {}",
+                stats.columns_placed, stats.jewels_cleared, stats.game_overs
+            ),
+        ];
+        status.marks = plan
+            .map(|plan| screen::column_mark(plan.target_x, plan.target_y))
+            .into_iter()
+            .collect();
     }
 }
 
@@ -104,33 +113,29 @@ impl Plugin for MagicJewelryPlugin {
         let view = match GameView::decode(ctx.ram()) {
             Ok(view) => view,
             Err(inconsistent) => {
+                // Garbage in RAM: trust nothing, press nothing, say why.
                 self.tracker.note_inconsistent();
-                ctx.set_buttons(jewelbot_plugin::Buttons::NONE);
+                self.player.forget();
+                ctx.set_buttons(Buttons::NONE);
                 let status = ctx.status();
                 status.lines = vec![inconsistent.to_string()];
                 status.marks.clear();
                 return;
             }
         };
-        self.tracker.observe(&view);
-        let stats = self.tracker.stats();
-        let status = ctx.status();
-        status.lines = vec![
-            format!(
-                "AI {} | mode {} | {}",
-                if self.ai_enabled { "on" } else { "off" },
-                self.mode,
-                view.phase
-            ),
-            format!(
-                "columns {} | jewels {} | game overs {}",
-                stats.columns_placed, stats.jewels_cleared, stats.game_overs
-            ),
-        ];
+        let events = self.tracker.observe(&view);
+        let buttons = if self.ai_enabled {
+            self.player.on_frame(&view, events)
+        } else {
+            Buttons::NONE
+        };
+        ctx.set_buttons(buttons);
+        self.show_status(ctx, &view);
     }
 
     fn on_reset(&mut self) {
         self.tracker.forget();
+        self.player.forget();
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
@@ -138,8 +143,12 @@ impl Plugin for MagicJewelryPlugin {
             ("ai", "on") => self.ai_enabled = true,
             ("ai", "off") => self.ai_enabled = false,
             ("ai", "toggle") => self.ai_enabled = !self.ai_enabled,
-            ("mode", "toggle") => self.mode = self.mode.toggled(),
-            ("mode", value) => self.mode = value.parse()?,
+            ("mode", "toggle") => self.player.set_mode(self.player.mode().toggled()),
+            ("mode", value) => self.player.set_mode(value.parse()?),
+            ("strategy", name) => {
+                let mode = self.player.mode();
+                self.player = Player::with_strategy_name(name, &self.weights, mode)?;
+            }
             ("ai", other) => return Err(format!("ai takes on, off or toggle, not `{other}`")),
             (other, _) => return Err(format!("{} has no option `{other}`", Self::NAME)),
         }
@@ -155,12 +164,17 @@ impl Plugin for MagicJewelryPlugin {
             },
             PluginOption {
                 name: "mode".into(),
-                value: self.mode.to_string(),
+                value: self.player.mode().to_string(),
                 choices: Mode::NAMES
                     .iter()
                     .map(|s| (*s).to_owned())
                     .chain(["toggle".to_owned()])
                     .collect(),
+            },
+            PluginOption {
+                name: "strategy".into(),
+                value: self.player.strategy_name().into(),
+                choices: engine::STRATEGY_NAMES.iter().map(|s| (*s).to_owned()).collect(),
             },
         ]
     }
@@ -188,6 +202,21 @@ impl Plugin for MagicJewelryPlugin {
                 StatValue::Int(stats.game_overs as i64),
             ),
         ];
+        let player = self.player.stats();
+        out.push(Stat::new("decisions", "decisions", StatValue::Int(player.decisions as i64)));
+        if player.decisions > 0 {
+            out.push(Stat::new(
+                "mean_decision_us",
+                "mean decision time (us)",
+                StatValue::Float(player.decision_time.as_secs_f64() * 1e6 / player.decisions as f64),
+            ));
+        }
+        out.push(Stat::new("replans", "re-plans", StatValue::Int(player.replans as i64)));
+        out.push(Stat::new(
+            "missed_presses",
+            "presses that did not take effect",
+            StatValue::Int(player.missed_presses as i64),
+        ));
         if let Some(view) = self.tracker.previous() {
             out.push(Stat::new("score", "score", StatValue::Int(view.score.into())));
             out.push(Stat::new("level", "level", StatValue::Int(view.level.into())));

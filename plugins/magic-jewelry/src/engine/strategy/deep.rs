@@ -1,0 +1,199 @@
+//! `deep`: the smart search, then, for the best few boards it finds, the expected best board
+//! after one more column whose colours are not known yet (sampled uniformly).
+
+use super::{for_each_result, next_spawn, Choice, Strategy, LOSS};
+use crate::engine::board::{Board, Column, COLOURS};
+use crate::engine::eval::Evaluator;
+use crate::engine::placement::{reachable, Placement};
+use crate::engine::timing::{InputModel, SpawnState};
+use crate::engine::weights::Weights;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::time::{Duration, Instant};
+
+/// How far `deep` looks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeepConfig {
+    /// Boards after current + next that get the look-ahead (the best by static score).
+    pub candidates: usize,
+    /// Colour triples sampled for the column after next (the same ones for every candidate,
+    /// so the comparison between candidates is fair).
+    pub samples: usize,
+    /// Stop looking ahead when a decision has used this much time (the best static candidate
+    /// is always looked at). `None`: no limit, results depend only on the inputs.
+    pub budget: Option<Duration>,
+    /// Seed of the sampler.
+    pub seed: u64,
+}
+
+impl Default for DeepConfig {
+    fn default() -> Self {
+        Self {
+            candidates: 6,
+            samples: 12,
+            budget: Some(Duration::from_micros(1800)),
+            seed: 0x6a65_7765_6c73,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Candidate {
+    first: Placement,
+    board: Board,
+    score: f64,
+    /// The next column cannot be placed: nothing to look ahead at.
+    terminal: bool,
+}
+
+/// Current + next + the expectation over the column after next.
+#[derive(Debug, Clone)]
+pub struct Deep {
+    evaluator: Evaluator,
+    config: DeepConfig,
+    rng: ChaCha8Rng,
+    pool: Vec<Candidate>,
+    triples: Vec<Column>,
+}
+
+impl Deep {
+    pub fn new(weights: &Weights, config: DeepConfig) -> Self {
+        Self {
+            evaluator: Evaluator::new(weights),
+            config,
+            rng: ChaCha8Rng::seed_from_u64(config.seed),
+            pool: Vec::with_capacity(400),
+            triples: Vec::with_capacity(config.samples),
+        }
+    }
+
+    pub fn config(&self) -> DeepConfig {
+        self.config
+    }
+
+    /// Mean over the sampled triples of the best board after placing it.
+    fn expectation(&self, board: &Board, start: SpawnState, input: InputModel) -> f64 {
+        let placements = reachable(board, start, input);
+        if placements.is_empty() {
+            return LOSS;
+        }
+        let mut total = 0.0;
+        for &triple in &self.triples {
+            let mut best = LOSS;
+            for_each_result(board, triple, &placements, |_, after, outcome| {
+                if !outcome.game_over {
+                    best = best.max(self.evaluator.score(after));
+                }
+            });
+            total += best;
+        }
+        total / self.triples.len() as f64
+    }
+}
+
+impl Strategy for Deep {
+    fn name(&self) -> &'static str {
+        "deep"
+    }
+
+    fn set_budget(&mut self, budget: Option<Duration>) {
+        self.config.budget = budget;
+    }
+
+    fn choose(
+        &mut self,
+        board: &Board,
+        current: Column,
+        next: Option<Column>,
+        start: SpawnState,
+        input: InputModel,
+    ) -> Option<Choice> {
+        let began = Instant::now();
+        let placements = reachable(board, start, input);
+        let spawn = next_spawn(start);
+        let evaluator = self.evaluator;
+        let pool = &mut self.pool;
+        pool.clear();
+        let mut fallback: Option<Choice> = None;
+        for_each_result(board, current, &placements, |p, after, outcome| {
+            if outcome.game_over {
+                fallback.get_or_insert(Choice {
+                    x: p.x,
+                    rotations: p.rotations,
+                    y: p.y,
+                    score: 2.0 * LOSS,
+                });
+                return;
+            }
+            let Some(next) = next else {
+                pool.push(Candidate {
+                    first: *p,
+                    board: *after,
+                    score: evaluator.score(after),
+                    terminal: false,
+                });
+                return;
+            };
+            let second = reachable(after, spawn, input);
+            let before = pool.len();
+            for_each_result(after, next, &second, |_, last, outcome| {
+                if !outcome.game_over {
+                    pool.push(Candidate {
+                        first: *p,
+                        board: *last,
+                        score: evaluator.score(last),
+                        terminal: false,
+                    });
+                }
+            });
+            if pool.len() == before {
+                pool.push(Candidate {
+                    first: *p,
+                    board: *after,
+                    score: LOSS + evaluator.score(after),
+                    terminal: true,
+                });
+            }
+        });
+        if pool.is_empty() {
+            return fallback;
+        }
+        let k = self.config.candidates.clamp(1, pool.len());
+        let by_score = |a: &Candidate, b: &Candidate| b.score.total_cmp(&a.score);
+        if k < pool.len() {
+            pool.select_nth_unstable_by(k - 1, by_score);
+            pool.truncate(k);
+        }
+        pool.sort_by(by_score);
+        self.triples.clear();
+        for _ in 0..self.config.samples.max(1) {
+            let mut jewels = [0u8; 3];
+            for j in &mut jewels {
+                *j = self.rng.random_range(1..=COLOURS);
+            }
+            self.triples.push(Column(jewels));
+        }
+        let after_next = next_spawn(start);
+        let mut best: Option<Choice> = None;
+        for i in 0..self.pool.len() {
+            if i > 0 && self.config.budget.is_some_and(|b| began.elapsed() >= b) {
+                break;
+            }
+            let candidate = self.pool[i];
+            let value = if candidate.terminal || next.is_none() {
+                candidate.score
+            } else {
+                self.expectation(&candidate.board, after_next, input)
+            };
+            if best.is_none_or(|b| value > b.score) {
+                best = Some(Choice {
+                    x: candidate.first.x,
+                    rotations: candidate.first.rotations,
+                    y: candidate.first.y,
+                    score: value,
+                });
+            }
+        }
+        best
+    }
+}

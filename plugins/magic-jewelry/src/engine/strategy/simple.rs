@@ -1,0 +1,56 @@
+//! `simple`: the best board after the current column alone.
+
+use super::{for_each_result, Choice, Strategy, LOSS};
+use crate::engine::board::{Board, Column};
+use crate::engine::eval::Evaluator;
+use crate::engine::placement::reachable;
+use crate::engine::timing::{InputModel, SpawnState};
+use crate::engine::weights::Weights;
+
+/// Looks at the current column only.
+#[derive(Debug, Clone)]
+pub struct Simple {
+    evaluator: Evaluator,
+}
+
+impl Simple {
+    pub fn new(weights: &Weights) -> Self {
+        Self {
+            evaluator: Evaluator::new(weights),
+        }
+    }
+}
+
+impl Strategy for Simple {
+    fn name(&self) -> &'static str {
+        "simple"
+    }
+
+    fn choose(
+        &mut self,
+        board: &Board,
+        current: Column,
+        _next: Option<Column>,
+        start: SpawnState,
+        input: InputModel,
+    ) -> Option<Choice> {
+        let placements = reachable(board, start, input);
+        let mut best: Option<Choice> = None;
+        for_each_result(board, current, &placements, |p, after, outcome| {
+            let score = if outcome.game_over {
+                2.0 * LOSS
+            } else {
+                self.evaluator.score(after)
+            };
+            if best.is_none_or(|b| score > b.score) {
+                best = Some(Choice {
+                    x: p.x,
+                    rotations: p.rotations,
+                    y: p.y,
+                    score,
+                });
+            }
+        });
+        best
+    }
+}

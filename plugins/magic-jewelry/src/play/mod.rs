@@ -1,0 +1,230 @@
+//! Plays the game through the controller: decides where each column goes when it spawns and
+//! presses the buttons to get it there, never writing the game's state.
+
+pub mod injector;
+pub mod plan;
+pub mod tracker;
+
+use crate::engine::{self, Board, Column, InputModel, SpawnState, Strategy, Weights};
+use crate::game_view::{GameView, Phase};
+use injector::{Injector, Step};
+use jewelbot_plugin::Buttons;
+use plan::Plan;
+use std::fmt;
+use std::time::Duration;
+use tracker::Events;
+
+/// Frames between two presses of Start on the title or game-over screen.
+const START_INTERVAL: u32 = 30;
+/// Re-plans of one column before the player gives up on it and lets it fall.
+const MAX_REPLANS: u32 = 8;
+
+/// How the AI presses buttons.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// A pace a person can follow: a tap every 10 frames, natural falling.
+    #[default]
+    Normal,
+    /// As fast as the game accepts: a tap every 2 frames, then soft drop.
+    Fast,
+}
+
+impl Mode {
+    pub const NAMES: [&'static str; 2] = ["normal", "fast"];
+
+    pub fn toggled(self) -> Self {
+        match self {
+            Self::Normal => Self::Fast,
+            Self::Fast => Self::Normal,
+        }
+    }
+
+    pub fn input_model(self) -> InputModel {
+        match self {
+            Self::Normal => InputModel::NORMAL,
+            Self::Fast => InputModel::FAST,
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Normal => "normal",
+            Self::Fast => "fast",
+        })
+    }
+}
+
+impl std::str::FromStr for Mode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "normal" => Ok(Self::Normal),
+            "fast" => Ok(Self::Fast),
+            other => Err(format!("unknown mode `{other}` (normal or fast)")),
+        }
+    }
+}
+
+/// Counts of the player's own work.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PlayerStats {
+    pub decisions: u64,
+    pub replans: u64,
+    pub missed_presses: u64,
+    pub confirmed_presses: u64,
+    /// Sum of decision times, for the mean.
+    pub decision_time: Duration,
+    pub max_decision_time: Duration,
+}
+
+/// The AI at the controller.
+pub struct Player {
+    strategy: Box<dyn Strategy>,
+    mode: Mode,
+    plan: Option<Plan>,
+    replans: u32,
+    injector: Injector,
+    start_timer: u32,
+    stats: PlayerStats,
+}
+
+impl Player {
+    pub fn new(strategy: Box<dyn Strategy>, mode: Mode) -> Self {
+        Self {
+            strategy,
+            mode,
+            plan: None,
+            replans: 0,
+            injector: Injector::default(),
+            start_timer: 0,
+            stats: PlayerStats::default(),
+        }
+    }
+
+    /// The default player: the `smart` strategy with the published weights.
+    pub fn with_strategy_name(name: &str, weights: &Weights, mode: Mode) -> Result<Self, String> {
+        engine::strategy_by_name(name, weights)
+            .map(|s| Self::new(s, mode))
+            .map_err(|e| e.to_string())
+    }
+
+    pub fn strategy_name(&self) -> &'static str {
+        self.strategy.name()
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Switches mode at once: the current column is re-planned at the new pace.
+    pub fn set_mode(&mut self, mode: Mode) {
+        if mode != self.mode {
+            self.mode = mode;
+            self.plan = None;
+        }
+    }
+
+    pub fn plan(&self) -> Option<&Plan> {
+        self.plan.as_ref()
+    }
+
+    pub fn stats(&self) -> PlayerStats {
+        let mut stats = self.stats;
+        stats.missed_presses = self.injector.misses;
+        stats.confirmed_presses = self.injector.confirmed;
+        stats
+    }
+
+    /// Forgets the column in hand (after a reset or state load).
+    pub fn forget(&mut self) {
+        self.plan = None;
+        self.injector.restart();
+    }
+
+    /// The buttons to hold during the next frame, given this frame's view.
+    pub fn on_frame(&mut self, view: &GameView, events: Events) -> Buttons {
+        match view.phase {
+            Phase::Title | Phase::GameOver => {
+                self.plan = None;
+                self.press_start_now_and_then()
+            }
+            Phase::Clearing | Phase::WaitingForSpawn => {
+                // Stay off the controller: nothing to steer.
+                self.plan = None;
+                Buttons::NONE
+            }
+            Phase::Falling => {
+                self.start_timer = 0;
+                if events.spawned {
+                    self.plan = None;
+                    self.replans = 0;
+                }
+                self.steer(view)
+            }
+        }
+    }
+
+    fn press_start_now_and_then(&mut self) -> Buttons {
+        self.start_timer += 1;
+        if self.start_timer >= START_INTERVAL {
+            self.start_timer = 0;
+            Buttons::START
+        } else {
+            Buttons::NONE
+        }
+    }
+
+    fn steer(&mut self, view: &GameView) -> Buttons {
+        let Some(falling) = view.falling else {
+            return Buttons::NONE;
+        };
+        let jewels = Column(falling.jewels);
+        let input = self.mode.input_model();
+        for _ in 0..2 {
+            if self.plan.is_none() {
+                if self.replans > MAX_REPLANS {
+                    return Buttons::NONE;
+                }
+                self.plan = self.decide(view, jewels, input);
+                self.injector.restart();
+            }
+            let Some(plan) = self.plan.as_mut() else {
+                return Buttons::NONE;
+            };
+            match self.injector.step(plan, falling.x, jewels, input.interval()) {
+                Step::Press(buttons) => return buttons,
+                Step::Replan => {
+                    self.plan = None;
+                    self.replans += 1;
+                    self.stats.replans += 1;
+                }
+            }
+        }
+        Buttons::NONE
+    }
+
+    fn decide(&mut self, view: &GameView, jewels: Column, input: InputModel) -> Option<Plan> {
+        let falling = view.falling?;
+        let board = Board::from_grid(&view.board.0).ok()?;
+        let next = Column(view.next);
+        let start = SpawnState {
+            x: falling.x,
+            y: falling.y as i8,
+            fall_timer: view.fall_timer,
+            fall_speed: view.fall_speed,
+        };
+        let decision = self.strategy.decide(
+            &board,
+            jewels,
+            next.is_valid().then_some(next),
+            start,
+            input,
+        )?;
+        self.stats.decisions += 1;
+        self.stats.decision_time += decision.elapsed;
+        self.stats.max_decision_time = self.stats.max_decision_time.max(decision.elapsed);
+        Some(Plan::new(&decision, jewels))
+    }
+}

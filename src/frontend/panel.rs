@@ -1,0 +1,149 @@
+//! The RAM inspector beside the picture: the plug-ins' labelled fields with live values
+//! (changes lit for a moment), their decoded panels, and a scrollable hex view of CPU RAM.
+
+use super::canvas::{Canvas, Rect};
+use super::changes::Changes;
+use super::compose::{Snapshot, ACCENT, DIM, HEADING, HEX_ROWS, PANEL_COLUMNS, TEXT};
+use super::font::{self, GLYPH};
+
+const PANEL_BACKGROUND: [u8; 4] = [26, 26, 34, 255];
+const BORDER: [u8; 4] = [70, 70, 90, 255];
+const CHANGED: [u8; 4] = [255, 225, 90, 255];
+
+/// Text lines laid out top to bottom in the panel.
+struct Writer<'a> {
+    canvas: &'a mut Canvas,
+    x: i32,
+    y: i32,
+    bottom: i32,
+    t: usize,
+}
+
+impl Writer<'_> {
+    fn char_width(&self) -> i32 {
+        (GLYPH * self.t) as i32
+    }
+
+    fn line_height(&self) -> i32 {
+        (GLYPH * self.t + 2 * self.t) as i32
+    }
+
+    fn lines_left(&self) -> usize {
+        ((self.bottom - self.y).max(0) / self.line_height()) as usize
+    }
+
+    fn line(&mut self, text: &str, color: [u8; 4]) {
+        if self.lines_left() == 0 {
+            return;
+        }
+        let text = font::fit(text, PANEL_COLUMNS);
+        self.canvas.text(self.x, self.y, &text, color, self.t);
+        self.y += self.line_height();
+    }
+
+    /// Lights `len` characters from column `column` of the next line, by `heat` (0-255).
+    fn light(&mut self, column: usize, len: usize, heat: u8) {
+        if heat == 0 {
+            return;
+        }
+        let cw = self.char_width();
+        let rect = Rect::new(
+            self.x + column as i32 * cw - self.t as i32,
+            self.y - self.t as i32,
+            len as i32 * cw + 2 * self.t as i32,
+            self.line_height(),
+        );
+        self.canvas.fill_rect(rect, [150, 105, 0, heat]);
+    }
+
+    fn gap(&mut self) {
+        self.y += self.line_height() / 2;
+    }
+}
+
+/// Draws the panel into `rect`; `hex_row` is the first hex row shown (clamped to fit).
+pub fn draw(
+    canvas: &mut Canvas,
+    rect: Rect,
+    t: usize,
+    snapshot: &Snapshot,
+    changes: &Changes,
+    hex_row: usize,
+    now_ms: u64,
+) {
+    canvas.fill_rect(rect, PANEL_BACKGROUND);
+    canvas.fill_rect(Rect::new(rect.x, rect.y, t as i32, rect.height), BORDER);
+    let pad = (GLYPH * t) as i32;
+    let mut w = Writer {
+        canvas,
+        x: rect.x + pad,
+        y: rect.y + pad / 2 + t as i32,
+        bottom: rect.bottom() - pad / 2,
+        t,
+    };
+    w.line(&format!("RAM INSPECTOR   frame {}", snapshot.frame), ACCENT);
+    w.gap();
+    if snapshot.inspections.is_empty() {
+        w.line("(no plug-in describes this ROM's RAM)", DIM);
+        w.gap();
+    }
+    for (plugin, inspection) in &snapshot.inspections {
+        w.line(plugin, HEADING);
+        for field in &inspection.fields {
+            let end = field.address + field.width.saturating_sub(1);
+            let range = if field.width > 1 {
+                format!("${:04X}-{end:04X}", field.address)
+            } else {
+                format!("${:04X}", field.address)
+            };
+            let label = font::fit(&field.label, 16);
+            let value = font::fit(&field.value, 12);
+            let heat = changes.field_heat(plugin, field.address, &field.label, now_ms);
+            w.light(28, value.len(), heat);
+            let text = format!("{range:<10} {label:<16} {value:<12} {}", field.meaning);
+            w.line(&text, TEXT);
+            if heat > 0 {
+                // Repaint the value in the highlight colour over the plain one.
+                let y = w.y - w.line_height();
+                let x = w.x + 28 * w.char_width();
+                w.canvas.text(x, y, &value, CHANGED, t);
+            }
+        }
+        for panel in &inspection.panels {
+            w.gap();
+            w.line(&format!("{}:", panel.title), HEADING);
+            for line in &panel.lines {
+                w.line(&format!("  {line}"), TEXT);
+            }
+        }
+        w.gap();
+    }
+    draw_hex(&mut w, snapshot, changes, hex_row, now_ms);
+}
+
+fn draw_hex(w: &mut Writer<'_>, snapshot: &Snapshot, changes: &Changes, row: usize, now: u64) {
+    let rows = w.lines_left().saturating_sub(2).clamp(0, HEX_ROWS);
+    if rows == 0 {
+        return;
+    }
+    let first = row.min(HEX_ROWS - rows);
+    let last = first + rows;
+    w.line(
+        &format!(
+            "RAM ${:04X}-${:04X}   PgUp/PgDn or wheel",
+            first * 16,
+            last * 16 - 1
+        ),
+        HEADING,
+    );
+    let header: String = (0..16).map(|i| format!(" {i:02X}")).collect();
+    w.line(&format!("     {header}"), DIM);
+    for r in first..last {
+        let bytes = &snapshot.ram[r * 16..r * 16 + 16];
+        for (i, _) in bytes.iter().enumerate() {
+            w.light(6 + 3 * i, 2, changes.byte_heat(r * 16 + i, now));
+        }
+        let text: String = bytes.iter().map(|b| format!(" {b:02X}")).collect();
+        w.line(&format!("{:04X}:{text}", r * 16), TEXT);
+    }
+}
