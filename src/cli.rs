@@ -55,6 +55,37 @@ pub struct GameArgs {
 pub struct PlayArgs {
     #[command(flatten)]
     pub game: GameArgs,
+    #[command(flatten)]
+    pub window: WindowArgs,
+}
+
+/// How the window looks and where it writes files (keys: docs/keys.md).
+#[derive(Debug, Args, Clone)]
+pub struct WindowArgs {
+    /// Starting size: the picture at this whole-number scale.
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=8))]
+    pub scale: u32,
+    /// Start in fullscreen (F11 toggles).
+    #[arg(long)]
+    pub fullscreen: bool,
+    /// Show the RAM inspector at start (I toggles).
+    #[arg(long)]
+    pub inspector: bool,
+    /// Start muted (M toggles).
+    #[arg(long)]
+    pub mute: bool,
+    /// Square pixels instead of the television's 8:7 pixel aspect.
+    #[arg(long)]
+    pub square_pixels: bool,
+    /// Draw without the GPU (automatic when no GPU adapter is found).
+    #[arg(long)]
+    pub software: bool,
+    /// Directory for save states (default: the user's data directory).
+    #[arg(long, value_name = "DIR")]
+    pub state_dir: Option<PathBuf>,
+    /// Directory for screenshots (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub screenshot_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

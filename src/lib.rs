@@ -1,11 +1,15 @@
 //! jewelbot: a NES emulator host with in-process AI plug-ins.
 //!
+//! - [`cartridge`]: the built-in open cartridge.
 //! - [`rom`]: reading ROM files safely and normalising headers in memory.
 //! - [`session`]: one running console with its plug-ins.
 //! - [`plugin_host`]: calls plug-ins every frame and contains their failures.
 //! - [`headless`]: runs a session without a window and summarises it.
 //! - [`inspector`]: text views of plug-in inspections.
+//! - [`frontend`]: the desktop window (picture, sound, controls, RAM inspector, overlay).
 
+pub mod cartridge;
+pub mod frontend;
 pub mod headless;
 pub mod inspector;
 pub mod plugin_host;

@@ -41,7 +41,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        None => play(&cli.play.game),
+        None => play(&cli.play),
         Some(Command::Run(args)) => {
             let mut session = open_session(&args.game)?;
             report_messages(&mut session);
@@ -62,17 +62,24 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Plays until interrupted: headless for now, printing the play's progress.
-fn play(game: &GameArgs) -> anyhow::Result<ExitCode> {
-    let mut session = open_session(game)?;
-    report_messages(&mut session);
-    eprintln!("playing {} headless; press Ctrl-C to stop", session.rom().name);
-    headless::run(&mut session, None, |session, fps| {
-        let stats: Vec<String> = headless::plugin_summaries(session)
-            .iter()
-            .flat_map(|p| p.stats.iter().map(|(k, v)| format!("{k}={v}")))
-            .collect();
-        eprintln!("frame {} ({fps:.0} fps) {}", session.frame_number(), stats.join(" "));
+/// Opens the window and plays until it is closed.
+fn play(args: &cli::PlayArgs) -> anyhow::Result<ExitCode> {
+    let window = &args.window;
+    let options = jewelbot::frontend::Options {
+        ai: args.game.ai == Switch::On,
+        software: window.software,
+        fullscreen: window.fullscreen,
+        scale: window.scale,
+        inspector: window.inspector,
+        mute: window.mute,
+        square_pixels: window.square_pixels,
+        state_dir: window.state_dir.clone(),
+        screenshot_dir: window.screenshot_dir.clone(),
+    };
+    jewelbot::frontend::run(options, |config| {
+        let mut session = open_session_with(&args.game, config)?;
+        report_messages(&mut session);
+        Ok(session)
     })?;
     Ok(ExitCode::SUCCESS)
 }
@@ -154,14 +161,16 @@ fn open_rom(path: Option<&Path>) -> anyhow::Result<RomImage> {
     match path {
         Some(path) => RomImage::from_path(path)
             .with_context(|| format!("cannot use ROM {}", path.display())),
-        None => anyhow::bail!(
-            "no ROM given: pass --rom PATH (see roms-readme.md); the built-in open cartridge \
-             is not part of this build yet"
-        ),
+        None => Ok(jewelbot::cartridge::rom()?),
     }
 }
 
 fn open_session(game: &GameArgs) -> anyhow::Result<Session> {
+    open_session_with(game, SessionConfig::default())
+}
+
+/// A session with the frontend's audio settings.
+fn open_session_with(game: &GameArgs, config: SessionConfig) -> anyhow::Result<Session> {
     let rom = open_rom(game.rom.as_deref())?;
     let mode = match game.mode {
         ModeArg::Normal => Mode::Normal,
@@ -175,7 +184,7 @@ fn open_session(game: &GameArgs) -> anyhow::Result<Session> {
     let plugin = MagicJewelryPlugin::new(game.ai == Switch::On, mode, &game.strategy, weights)
         .map_err(anyhow::Error::msg)?;
     let plugins: Vec<Box<dyn Plugin>> = vec![Box::new(plugin)];
-    Ok(Session::new(rom, plugins, SessionConfig::default())?)
+    Ok(Session::new(rom, plugins, config)?)
 }
 
 fn report_messages(session: &mut Session) {

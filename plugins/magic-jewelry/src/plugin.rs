@@ -252,11 +252,11 @@ pub fn inspect(ram: &Ram) -> Inspection {
                 for (i, jewel) in column.jewels.into_iter().enumerate() {
                     let line = &mut board[column.y as usize + i];
                     let at = 4 + column.x as usize;
-                    line.replace_range(at..=at, &cell_char(jewel).to_ascii_lowercase().to_string());
+                    line.replace_range(at..=at, &falling_char(jewel).to_string());
                 }
             }
             panels.push(Panel {
-                title: format!("board ({}; falling column in lower case)", view.phase),
+                title: format!("board ({}; falling column as letters a-f, x)", view.phase),
                 lines: board,
             });
             panels.push(Panel {
@@ -283,6 +283,15 @@ pub fn inspect(ram: &Ram) -> Inspection {
         }
     }
     Inspection { fields, panels }
+}
+
+/// The falling column's cells are shown as letters so they stand out from the settled board.
+fn falling_char(jewel: u8) -> char {
+    match jewel {
+        1..=6 => char::from(b'a' + jewel - 1),
+        7 => 'x',
+        _ => '?',
+    }
 }
 
 fn jewels_text(jewels: Jewels) -> String {

@@ -5,7 +5,7 @@
 use jewelbot_plugin::Mark;
 
 /// Left edge of column 0, in NES pixels.
-pub const PLAYFIELD_LEFT: u16 = 32;
+pub const PLAYFIELD_LEFT: u16 = 80;
 /// Top edge of row 0, in NES pixels.
 pub const PLAYFIELD_TOP: u16 = 16;
 /// Width and height of a jewel, in NES pixels.

@@ -1,0 +1,591 @@
+//! The window's event handling: keys and gamepads in, emulated frames paced to real time,
+//! the composed picture out.
+
+use super::audio::Audio;
+use super::canvas::Canvas;
+use super::changes::Changes;
+use super::compose::{self, Aspect, Snapshot, Ui, HEX_ROWS};
+use super::input::{self, Action, Input};
+use super::pacing::{Due, Pacer, Speed};
+use super::presenter::Presenter;
+use super::{screenshot, states, Options};
+use crate::session::{Control, Session};
+use jewelbot_plugin::{SCREEN_HEIGHT, SCREEN_WIDTH};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use winit::application::ApplicationHandler;
+use winit::dpi::{LogicalSize, PhysicalSize};
+use winit::event::{ElementState, MouseScrollDelta, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, ControlFlow};
+use winit::keyboard::{ModifiersState, PhysicalKey};
+use winit::window::{Fullscreen, Window, WindowId};
+
+/// How long a passing message stays on screen.
+const MESSAGE_TIME: Duration = Duration::from_secs(3);
+/// How often to look at gamepads and fading highlights while no frames run.
+const IDLE_TICK: Duration = Duration::from_millis(50);
+/// Hex rows moved by one wheel notch.
+const WHEEL_ROWS: f32 = 2.0;
+
+pub struct App {
+    options: Options,
+    session: Session,
+    audio: Audio,
+    input: Input,
+    pacer: Pacer,
+    ui: Ui,
+    help: Vec<(String, String)>,
+    changes: Changes,
+    canvas: Canvas,
+    window: Option<Arc<Window>>,
+    presenter: Option<Presenter>,
+    modifiers: ModifiersState,
+    paused: bool,
+    /// Why emulation stopped (a crashed ROM); cleared by reset, power cycle or a state load.
+    stopped: Option<String>,
+    slot: u8,
+    message: Option<(String, Instant)>,
+    started: Instant,
+    cursor: (f64, f64),
+    fps: FpsMeter,
+    error: Option<anyhow::Error>,
+}
+
+impl App {
+    pub fn new(session: Session, audio: Audio, options: Options) -> Self {
+        let ui = Ui {
+            panel: options.inspector,
+            aspect: if options.square_pixels {
+                Aspect::Square
+            } else {
+                Aspect::Ntsc
+            },
+            ..Ui::default()
+        };
+        let mut app = Self {
+            session,
+            audio,
+            input: Input::new(),
+            pacer: Pacer::new(Speed::RealTime),
+            ui,
+            help: input::help_rows(),
+            changes: Changes::new(),
+            canvas: Canvas::default(),
+            window: None,
+            presenter: None,
+            modifiers: ModifiersState::empty(),
+            paused: false,
+            stopped: None,
+            slot: 1,
+            message: None,
+            started: Instant::now(),
+            cursor: (0.0, 0.0),
+            fps: FpsMeter::default(),
+            error: None,
+            options,
+        };
+        app.report_plugin_messages();
+        if app.options.ai {
+            app.give_control_to_ai();
+        } else {
+            let _ = app.session.plugins_mut().set_option("ai", "off");
+            app.session.set_control(Control::Manual);
+        }
+        app
+    }
+
+    /// The error that ended the event loop, if one did.
+    pub fn finish(self) -> anyhow::Result<()> {
+        self.error.map_or(Ok(()), Err)
+    }
+
+    fn fail(&mut self, event_loop: &ActiveEventLoop, error: anyhow::Error) {
+        self.error = Some(error);
+        event_loop.exit();
+    }
+
+    fn say(&mut self, text: impl Into<String>) {
+        self.message = Some((text.into(), Instant::now()));
+        self.request_redraw();
+    }
+
+    fn request_redraw(&self) {
+        if let Some(window) = &self.window {
+            window.request_redraw();
+        }
+    }
+
+    fn report_plugin_messages(&mut self) {
+        for message in self.session.plugins_mut().drain_messages() {
+            eprintln!("note: {message}");
+            self.say(message);
+        }
+    }
+
+    fn give_control_to_ai(&mut self) {
+        match self.session.plugins_mut().set_option("ai", "on") {
+            Ok(()) => {
+                self.session.set_control(Control::Plugins);
+                self.say("the AI plays (Space takes control)");
+            }
+            Err(reason) => {
+                self.session.set_control(Control::Manual);
+                self.say(format!("you play: the AI cannot take over ({reason})"));
+            }
+        }
+    }
+
+    fn create_window(&mut self, event_loop: &ActiveEventLoop) -> anyhow::Result<()> {
+        let (w, h) = compose::window_size(
+            self.options.scale.max(1) as usize,
+            self.ui.panel,
+            self.ui.aspect,
+        );
+        let mut attributes = Window::default_attributes()
+            .with_title(format!("jewelbot - {}", self.session.rom().name))
+            .with_inner_size(PhysicalSize::new(w as u32, h as u32))
+            .with_min_inner_size(LogicalSize::new(
+                compose::game_width(1, self.ui.aspect) as u32,
+                SCREEN_HEIGHT as u32,
+            ));
+        if self.options.fullscreen {
+            attributes = attributes.with_fullscreen(Some(Fullscreen::Borderless(None)));
+        }
+        let window = Arc::new(
+            event_loop
+                .create_window(attributes)
+                .map_err(|e| anyhow::anyhow!("cannot open a window: {e}"))?,
+        );
+        let presenter = Presenter::new(&window, self.options.software)?;
+        tracing::info!("drawing with {}", presenter.name());
+        self.presenter = Some(presenter);
+        self.window = Some(window);
+        Ok(())
+    }
+
+    fn run_frames(&mut self, due: Due) {
+        let deadline = match due {
+            Due::Frames(n, _) => {
+                for _ in 0..n {
+                    if !self.step() {
+                        break;
+                    }
+                }
+                return;
+            }
+            Due::Until(deadline) => deadline,
+        };
+        while Instant::now() < deadline {
+            if !self.step() {
+                break;
+            }
+        }
+    }
+
+    /// Runs one frame; `false` when emulation stopped.
+    fn step(&mut self) -> bool {
+        if let Err(error) = self.session.run_frame() {
+            let text = format!("{error}. Ctrl+R resets, F7 loads a state");
+            eprintln!("error: {error}");
+            self.stopped = Some(text.clone());
+            self.say(text);
+            return false;
+        }
+        self.fps.count();
+        self.audio
+            .push_frame(self.session.audio_samples(), self.pacer.speed());
+        self.report_plugin_messages();
+        true
+    }
+
+    fn bar_text(&self) -> String {
+        let control = match self.session.control() {
+            Control::Plugins => "AI plays",
+            Control::Manual => "you play",
+        };
+        let mut parts = vec![control.to_owned(), self.pacer.speed().label().to_owned()];
+        if self.stopped.is_some() {
+            parts.push("STOPPED".into());
+        } else if self.paused {
+            parts.push("paused".into());
+        }
+        if self.audio.is_muted() {
+            parts.push("muted".into());
+        }
+        parts.push(format!("slot {}", self.slot));
+        parts.push(format!("{:.0} fps", self.fps.value()));
+        parts.push("F1 help".into());
+        parts.join(" | ")
+    }
+
+    fn redraw(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(window) = &self.window else {
+            return;
+        };
+        let size = window.inner_size();
+        if size.width == 0 || size.height == 0 {
+            return;
+        }
+        self.canvas
+            .resize(size.width as usize, size.height as usize);
+        let now_ms = self.started.elapsed().as_millis() as u64;
+        let snapshot = Snapshot::capture(&mut self.session, self.ui.panel);
+        if self.ui.panel {
+            self.changes
+                .observe(&snapshot.inspections, &snapshot.ram, now_ms);
+        }
+        self.ui.bar = self.bar_text();
+        self.ui.message = self
+            .message
+            .as_ref()
+            .filter(|(_, at)| at.elapsed() < MESSAGE_TIME)
+            .map(|(text, _)| text.clone())
+            .or_else(|| self.stopped.clone());
+        compose::compose(
+            &mut self.canvas,
+            &snapshot,
+            &self.changes,
+            &self.ui,
+            &self.help,
+            now_ms,
+        );
+        if let Some(presenter) = &mut self.presenter {
+            if let Err(error) = presenter.present(&self.canvas) {
+                self.fail(event_loop, error);
+            }
+        }
+    }
+
+    fn act(&mut self, action: Action, event_loop: &ActiveEventLoop) {
+        match action {
+            Action::Help => self.ui.help = !self.ui.help,
+            Action::ToggleAi => {
+                if self.session.control() == Control::Plugins {
+                    let _ = self.session.plugins_mut().set_option("ai", "off");
+                    self.session.set_control(Control::Manual);
+                    self.say("you play (Space gives control to the AI)");
+                } else {
+                    self.give_control_to_ai();
+                }
+            }
+            Action::ToggleMode => match self.session.plugins_mut().set_option("mode", "toggle") {
+                Ok(()) => {
+                    let mode = self
+                        .session
+                        .plugins()
+                        .options()
+                        .into_iter()
+                        .flat_map(|(_, options)| options)
+                        .find(|o| o.name == "mode")
+                        .map_or_else(|| "changed".to_owned(), |o| o.value);
+                    self.say(format!("AI mode: {mode}"));
+                }
+                Err(reason) => self.say(format!("cannot change the AI mode: {reason}")),
+            },
+            Action::CycleSpeed => {
+                self.pacer.set_speed(self.pacer.speed().next());
+                let speed = match self.pacer.speed() {
+                    Speed::RealTime => "real time",
+                    Speed::Double => "2x",
+                    Speed::Unthrottled => "unthrottled (silent)",
+                };
+                self.say(format!("speed: {speed}"));
+            }
+            Action::Pause => {
+                self.paused = !self.paused;
+                self.pacer.resync();
+            }
+            Action::FrameAdvance => {
+                self.paused = true;
+                if self.stopped.is_none() {
+                    self.step();
+                }
+            }
+            Action::Reset => {
+                self.session.reset();
+                self.stopped = None;
+                self.say("reset");
+            }
+            Action::PowerCycle => match self.session.power_cycle() {
+                Ok(()) => {
+                    self.stopped = None;
+                    self.say("power cycled");
+                }
+                Err(error) => self.say(format!("power cycle failed: {error}")),
+            },
+            Action::SelectSlot(slot) => {
+                self.slot = slot;
+                self.say(format!("state slot {slot}"));
+            }
+            Action::SaveState => self.save_state(),
+            Action::LoadState => self.load_state(),
+            Action::Screenshot => {
+                let frame = self.session.frame_number();
+                let picture = self.session.picture_rgba().to_vec();
+                self.write_screenshot("game", frame, SCREEN_WIDTH, SCREEN_HEIGHT, &picture);
+            }
+            Action::WindowScreenshot => {
+                let frame = self.session.frame_number();
+                let canvas = std::mem::take(&mut self.canvas);
+                self.write_screenshot(
+                    "window",
+                    frame,
+                    canvas.width(),
+                    canvas.height(),
+                    canvas.rgba(),
+                );
+                self.canvas = canvas;
+            }
+            Action::ToggleInspector => {
+                self.ui.panel = !self.ui.panel;
+                self.fit_window_to_panel();
+            }
+            Action::HexUp => self.scroll_hex(-16),
+            Action::HexDown => self.scroll_hex(16),
+            Action::ToggleOverlay => self.ui.overlay = !self.ui.overlay,
+            Action::Mute => {
+                let muted = !self.audio.is_muted();
+                self.audio.set_muted(muted);
+                if self.audio.sample_rate().is_none() {
+                    self.say("no sound device: playing silently");
+                }
+            }
+            Action::Fullscreen => self.toggle_fullscreen(),
+            Action::Back => {
+                if self.ui.help {
+                    self.ui.help = false;
+                } else if let Some(window) = &self.window {
+                    window.set_fullscreen(None);
+                }
+            }
+            Action::Quit => event_loop.exit(),
+        }
+        self.request_redraw();
+    }
+
+    fn scroll_hex(&mut self, rows: i32) {
+        let row = self.ui.hex_row as i32 + rows;
+        self.ui.hex_row = row.clamp(0, HEX_ROWS as i32 - 1) as usize;
+    }
+
+    fn toggle_fullscreen(&mut self) {
+        if let Some(window) = &self.window {
+            let full = window.fullscreen().is_some();
+            window.set_fullscreen((!full).then_some(Fullscreen::Borderless(None)));
+        }
+    }
+
+    /// Grows or shrinks the window by the panel, keeping the picture's scale.
+    fn fit_window_to_panel(&mut self) {
+        let Some(window) = &self.window else {
+            return;
+        };
+        if window.fullscreen().is_some() || window.is_maximized() {
+            return;
+        }
+        let size = window.inner_size();
+        let mut before = self.ui.clone();
+        before.panel = !self.ui.panel;
+        let scale = compose::layout(size.width as usize, size.height as usize, &before).scale;
+        let (w, h) = compose::window_size(scale, self.ui.panel, self.ui.aspect);
+        let _ = window.request_inner_size(PhysicalSize::new(w as u32, h as u32));
+    }
+
+    fn slot_path(&self) -> Result<std::path::PathBuf, String> {
+        let dir = states::state_dir(self.options.state_dir.as_deref())?;
+        let rom = self.session.rom();
+        Ok(states::slot_path(
+            &dir,
+            &rom.name,
+            rom.prg_chr_crc32,
+            self.slot,
+        ))
+    }
+
+    fn save_state(&mut self) {
+        let result = self.slot_path().and_then(|path| {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            }
+            self.session
+                .save_state_file(&path)
+                .map_err(|e| e.to_string())?;
+            Ok(path)
+        });
+        match result {
+            Ok(path) => self.say(format!("saved slot {} to {}", self.slot, path.display())),
+            Err(error) => self.say(format!("cannot save: {error}")),
+        }
+    }
+
+    fn load_state(&mut self) {
+        let path = match self.slot_path() {
+            Ok(path) => path,
+            Err(error) => return self.say(format!("cannot load: {error}")),
+        };
+        if !path.exists() {
+            return self.say(format!("slot {} is empty", self.slot));
+        }
+        match self.session.load_state_file(&path) {
+            Ok(()) => {
+                self.stopped = None;
+                self.say(format!("loaded slot {}", self.slot));
+            }
+            Err(error) => self.say(format!("cannot load slot {}: {error}", self.slot)),
+        }
+    }
+
+    fn write_screenshot(&mut self, what: &str, frame: u64, w: usize, h: usize, rgba: &[u8]) {
+        let dir = match &self.options.screenshot_dir {
+            Some(dir) => Ok(dir.clone()),
+            None => std::env::current_dir().map_err(|e| anyhow::anyhow!(e)),
+        };
+        let result = dir.and_then(|dir| {
+            std::fs::create_dir_all(&dir)?;
+            let path = screenshot::fresh_path(&dir, &self.session.rom().name, frame, what);
+            screenshot::write_png(&path, w, h, rgba)?;
+            Ok(path)
+        });
+        match result {
+            Ok(path) => self.say(format!("screenshot {}", path.display())),
+            Err(error) => self.say(format!("screenshot failed: {error:#}")),
+        }
+    }
+
+    fn on_key(&mut self, event: &winit::event::KeyEvent, event_loop: &ActiveEventLoop) {
+        let PhysicalKey::Code(code) = event.physical_key else {
+            return;
+        };
+        let pressed = event.state == ElementState::Pressed;
+        if pressed {
+            if let Some(action) = input::action_for(code, self.modifiers) {
+                let repeats = matches!(
+                    action,
+                    Action::FrameAdvance | Action::HexUp | Action::HexDown
+                );
+                if !event.repeat || repeats {
+                    self.act(action, event_loop);
+                }
+                return;
+            }
+        }
+        self.input.key(code, pressed);
+    }
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.window.is_none() {
+            if let Err(error) = self.create_window(event_loop) {
+                self.fail(event_loop, error);
+            }
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::RedrawRequested => self.redraw(event_loop),
+            WindowEvent::Resized(_) => self.request_redraw(),
+            WindowEvent::ModifiersChanged(modifiers) => self.modifiers = modifiers.state(),
+            WindowEvent::Focused(false) => self.input.release_keys(),
+            WindowEvent::KeyboardInput { event, .. } => self.on_key(&event, event_loop),
+            WindowEvent::CursorMoved { position, .. } => self.cursor = (position.x, position.y),
+            WindowEvent::MouseWheel { delta, .. } => {
+                let layout = compose::layout(self.canvas.width(), self.canvas.height(), &self.ui);
+                let over_panel = layout
+                    .panel
+                    .is_some_and(|p| p.contains(self.cursor.0 as i32, self.cursor.1 as i32));
+                if over_panel {
+                    let lines = match delta {
+                        MouseScrollDelta::LineDelta(_, y) => y,
+                        MouseScrollDelta::PixelDelta(p) => (p.y / 16.0) as f32,
+                    };
+                    self.scroll_hex((-lines * WHEEL_ROWS).round() as i32);
+                    self.request_redraw();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        if self.window.is_none() {
+            return;
+        }
+        for action in self.input.poll_gamepads() {
+            self.act(action, event_loop);
+        }
+        self.session.set_manual_buttons(self.input.buttons());
+        let now = Instant::now();
+        if self.paused || self.stopped.is_some() {
+            self.fps.idle();
+            // Keep looking at gamepads; let highlights and messages fade.
+            event_loop.set_control_flow(ControlFlow::WaitUntil(now + IDLE_TICK));
+            let fading = self
+                .message
+                .as_ref()
+                .is_some_and(|(_, at)| at.elapsed() < MESSAGE_TIME + IDLE_TICK);
+            if fading || self.ui.panel {
+                self.request_redraw();
+            }
+            return;
+        }
+        let due = self.pacer.due(now);
+        match due {
+            Due::Frames(n, next) => {
+                event_loop.set_control_flow(ControlFlow::WaitUntil(next));
+                if n > 0 {
+                    self.run_frames(due);
+                    self.request_redraw();
+                }
+            }
+            Due::Until(_) => {
+                event_loop.set_control_flow(ControlFlow::Poll);
+                self.run_frames(due);
+                self.request_redraw();
+            }
+        }
+    }
+}
+
+/// Emulated frames per second, over the last second or so.
+#[derive(Debug)]
+struct FpsMeter {
+    since: Instant,
+    frames: u32,
+    value: f64,
+}
+
+impl Default for FpsMeter {
+    fn default() -> Self {
+        Self {
+            since: Instant::now(),
+            frames: 0,
+            value: 0.0,
+        }
+    }
+}
+
+impl FpsMeter {
+    fn count(&mut self) {
+        self.frames += 1;
+        let elapsed = self.since.elapsed();
+        if elapsed >= Duration::from_secs(1) {
+            self.value = f64::from(self.frames) / elapsed.as_secs_f64();
+            self.frames = 0;
+            self.since = Instant::now();
+        }
+    }
+
+    fn idle(&mut self) {
+        self.value = 0.0;
+        self.frames = 0;
+        self.since = Instant::now();
+    }
+
+    fn value(&self) -> f64 {
+        self.value
+    }
+}

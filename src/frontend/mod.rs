@@ -1,0 +1,115 @@
+//! The desktop frontend: a window that shows the game with the plug-ins' overlay and a RAM
+//! inspector, plays its sound, and takes keyboard and gamepad input.
+//!
+//! - [`app`]: window events, pacing and actions.
+//! - [`compose`] and [`panel`]: the window picture, drawn on the CPU (testable without a window).
+//! - [`presenter`]: GPU drawing through `pixels`, or `softbuffer` when there is no GPU.
+//! - [`audio`] and [`ring`]: sound through `cpal`.
+//! - [`input`]: key and gamepad bindings. [`pacing`]: frame timing.
+//! - [`screenshot`], [`states`]: files the frontend writes.
+//!
+//! The frontend knows nothing about any particular game: it draws what plug-ins publish.
+
+pub mod app;
+pub mod audio;
+pub mod canvas;
+pub mod changes;
+pub mod compose;
+pub mod font;
+pub mod input;
+pub mod pacing;
+pub mod panel;
+pub mod presenter;
+pub mod ring;
+pub mod screenshot;
+pub mod states;
+
+use crate::session::{Session, SessionConfig};
+use std::path::PathBuf;
+use winit::event_loop::EventLoop;
+
+/// How the window starts.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The AI holds the controller at start.
+    pub ai: bool,
+    /// Draw without the GPU.
+    pub software: bool,
+    pub fullscreen: bool,
+    /// Starting scale of the picture (whole number).
+    pub scale: u32,
+    /// Show the RAM inspector at start.
+    pub inspector: bool,
+    pub mute: bool,
+    /// Square pixels instead of the television's 8:7.
+    pub square_pixels: bool,
+    /// Where save states go (default: the user's data directory).
+    pub state_dir: Option<PathBuf>,
+    /// Where screenshots go (default: the current directory).
+    pub screenshot_dir: Option<PathBuf>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            ai: true,
+            software: false,
+            fullscreen: false,
+            scale: 3,
+            inspector: false,
+            mute: false,
+            square_pixels: false,
+            state_dir: None,
+            screenshot_dir: None,
+        }
+    }
+}
+
+/// Opens the window and plays until it is closed. `open` builds the session once the sound
+/// device's sample rate is known.
+pub fn run(
+    options: Options,
+    open: impl FnOnce(SessionConfig) -> anyhow::Result<Session>,
+) -> anyhow::Result<()> {
+    const HEADLESS_HINT: &str =
+        "to play without a window use `jewelbot run --headless --frames N`";
+    anyhow::ensure!(
+        display_available(),
+        "no display to open a window on (neither DISPLAY nor WAYLAND_DISPLAY is set); \
+         {HEADLESS_HINT}"
+    );
+    let event_loop = EventLoop::new().map_err(|e| {
+        let text = e.to_string();
+        // winit prefixes its own source location; the person needs only the reason.
+        let reason = text
+            .split_once(".rs:")
+            .and_then(|(_, rest)| rest.split_once(": "))
+            .map_or(text.as_str(), |(_, reason)| reason);
+        anyhow::anyhow!("cannot open a window ({reason}); {HEADLESS_HINT}")
+    })?;
+    let audio = audio::Audio::open(options.mute);
+    let config = match audio.sample_rate() {
+        Some(rate) => SessionConfig {
+            audio: true,
+            sample_rate: rate as f32,
+        },
+        None => SessionConfig::default(),
+    };
+    let session = open(config)?;
+    let mut app = app::App::new(session, audio, options);
+    event_loop
+        .run_app(&mut app)
+        .map_err(|e| anyhow::anyhow!("the window stopped: {e}"))?;
+    app.finish()
+}
+
+/// Whether a window system is announced (X11 or Wayland); other systems always have one.
+fn display_available() -> bool {
+    if cfg!(all(unix, not(target_os = "macos"), not(target_os = "ios"))) {
+        ["DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET"]
+            .iter()
+            .any(|var| std::env::var_os(var).is_some_and(|v| !v.is_empty()))
+    } else {
+        true
+    }
+}

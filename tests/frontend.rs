@@ -1,0 +1,173 @@
+//! The frontend's composition (picture, overlay, RAM inspector, status bar) compared with a
+//! committed image, and the key table in docs/keys.md kept in step with the bindings.
+//!
+//! Regenerate both after an intended change with `UPDATE_GOLDEN=1 cargo test --test frontend`.
+
+use jewelbot::cartridge;
+use jewelbot::frontend::canvas::Canvas;
+use jewelbot::frontend::changes::Changes;
+use jewelbot::frontend::compose::{self, Snapshot, Ui};
+use jewelbot::frontend::{input, screenshot};
+use jewelbot::session::{Session, SessionConfig};
+use jewelbot_plugin::{Buttons, FrameContext, Inspection, Plugin, Ram, RomIdentity};
+use magic_jewelry::screen;
+use std::path::{Path, PathBuf};
+
+/// Frame at which the picture is taken.
+const FRAME: u64 = 900;
+/// Window size of the golden image: the picture at 2x beside the inspector.
+const WIDTH: usize = 1200;
+const HEIGHT: usize = 720;
+
+/// Starts the game, then publishes deterministic lines, a mark on the falling column and the
+/// Magic Jewelry memory map's inspection (the real plug-in's lines hold timings).
+struct Overlay;
+
+impl Plugin for Overlay {
+    fn name(&self) -> &str {
+        "overlay-test"
+    }
+    fn attach(&mut self, _: &RomIdentity<'_>) -> Result<String, String> {
+        Ok("any ROM".into())
+    }
+    fn on_frame(&mut self, ctx: &mut FrameContext<'_>) {
+        let frame = ctx.frame_number();
+        let start = (60..64).contains(&frame);
+        ctx.set_buttons(if start { Buttons::START } else { Buttons::NONE });
+        let (x, y) = (ctx.ram()[0x56], ctx.ram()[0x57] as i8);
+        let status = ctx.status();
+        status.lines = vec![
+            format!("test overlay | frame {frame}"),
+            "a long status line wraps at the picture's edge so nothing is cut off".into(),
+        ];
+        status.marks = vec![screen::column_mark(x.min(5), y.clamp(0, 12))];
+    }
+    fn inspect(&self, ram: &Ram) -> Inspection {
+        magic_jewelry::plugin::inspect(ram)
+    }
+}
+
+/// Declines every ROM, so the overlay shows its notice.
+struct Declines;
+
+impl Plugin for Declines {
+    fn name(&self) -> &str {
+        "declines"
+    }
+    fn attach(&mut self, _: &RomIdentity<'_>) -> Result<String, String> {
+        Err("not this game".into())
+    }
+    fn on_frame(&mut self, _: &mut FrameContext<'_>) {}
+}
+
+fn session() -> Session {
+    let rom = cartridge::rom().expect("the open cartridge loads");
+    Session::new(
+        rom,
+        vec![Box::new(Overlay), Box::new(Declines)],
+        SessionConfig::default(),
+    )
+    .expect("session")
+}
+
+fn compose_at_frame() -> Canvas {
+    let mut session = session();
+    let mut changes = Changes::new();
+    while session.frame_number() < FRAME - 1 {
+        session.run_frame().expect("frame");
+    }
+    let before = Snapshot::capture(&mut session, true);
+    changes.observe(&before.inspections, &before.ram, 1_000);
+    session.run_frame().expect("frame");
+    let snapshot = Snapshot::capture(&mut session, true);
+    // Changes from the last frame are lit at half strength.
+    let now = 1_000 + jewelbot::frontend::changes::HIGHLIGHT_MS / 2;
+    changes.observe(&snapshot.inspections, &snapshot.ram, 1_000);
+    let ui = Ui {
+        panel: true,
+        bar: "AI plays | 1x | slot 1 | 60 fps | F1 help".into(),
+        message: Some("saved slot 1".into()),
+        ..Ui::default()
+    };
+    let mut canvas = Canvas::new(WIDTH, HEIGHT);
+    compose::compose(&mut canvas, &snapshot, &changes, &ui, &input::help_rows(), now);
+    canvas
+}
+
+fn updating() -> bool {
+    std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1")
+}
+
+fn golden_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/frontend.png")
+}
+
+#[test]
+fn composition_matches_the_golden_image() {
+    let canvas = compose_at_frame();
+    let path = golden_path();
+    if updating() {
+        screenshot::write_png(&path, WIDTH, HEIGHT, canvas.rgba()).expect("write golden");
+        return;
+    }
+    let (w, h, golden) = screenshot::read_png(&path).unwrap_or_else(|e| {
+        panic!("{e:#}; create it with UPDATE_GOLDEN=1 cargo test --test frontend")
+    });
+    assert_eq!((w, h), (WIDTH, HEIGHT), "golden image size");
+    let differing = canvas
+        .rgba()
+        .chunks_exact(4)
+        .zip(golden.chunks_exact(4))
+        .filter(|(a, b)| a != b)
+        .count();
+    if differing > 0 {
+        let actual = Path::new(env!("CARGO_TARGET_TMPDIR")).join("frontend-actual.png");
+        let _ = screenshot::write_png(&actual, WIDTH, HEIGHT, canvas.rgba());
+        panic!(
+            "{differing} pixels differ from {}; this run's picture is {} \
+             (UPDATE_GOLDEN=1 cargo test --test frontend accepts it)",
+            path.display(),
+            actual.display()
+        );
+    }
+}
+
+#[test]
+fn the_composition_shows_game_overlay_and_panel() {
+    let canvas = compose_at_frame();
+    let layout = compose::layout(WIDTH, HEIGHT, &Ui {
+        panel: true,
+        ..Ui::default()
+    });
+    let panel = layout.panel.expect("panel shown");
+    let game = layout.game;
+    // The picture is not blank.
+    let colours: std::collections::HashSet<_> = (game.y..game.bottom())
+        .step_by(7)
+        .flat_map(|y| (game.x..game.right()).step_by(7).map(move |x| (x, y)))
+        .filter_map(|(x, y)| canvas.pixel(x as usize, y as usize))
+        .collect();
+    assert!(colours.len() >= 4, "only {} colours in the picture", colours.len());
+    // The panel has text on its background.
+    let ink = (panel.y..panel.y + 40)
+        .flat_map(|y| (panel.x + 8..panel.x + 200).map(move |x| (x, y)))
+        .filter(|&(x, y)| canvas.pixel(x as usize, y as usize) == Some(compose::ACCENT))
+        .count();
+    assert!(ink > 20, "no panel title");
+}
+
+#[test]
+fn the_key_table_in_docs_is_current() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/keys.md");
+    let table = input::keys_markdown();
+    if updating() {
+        std::fs::write(&path, &table).expect("write docs/keys.md");
+        return;
+    }
+    let written = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        written == table,
+        "docs/keys.md differs from the key bindings; regenerate it with \
+         UPDATE_GOLDEN=1 cargo test --test frontend"
+    );
+}
