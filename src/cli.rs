@@ -29,6 +29,12 @@ pub enum Command {
     RomInfo(RomInfoArgs),
     /// Check that a ROM behaves as the AI's model of the game assumes.
     Conform(ConformArgs),
+    /// Play columns without the emulator and report fill statistics.
+    Sim(magic_jewelry::tools::sim::Args),
+    /// Compare two strategies on the same column sequences.
+    Compare(magic_jewelry::tools::compare::Args),
+    /// Tune the evaluation weights.
+    Train(magic_jewelry::tools::train::Args),
 }
 
 /// Which ROM and how the plug-in plays it.

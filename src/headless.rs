@@ -44,8 +44,8 @@ pub fn run(
             messages.extend(session.plugins_mut().drain_messages());
             if last_report.elapsed() >= Duration::from_secs(1) {
                 last_report = Instant::now();
-                let fps = (session.frame_number() - first_frame) as f64
-                    / start.elapsed().as_secs_f64();
+                let fps =
+                    (session.frame_number() - first_frame) as f64 / start.elapsed().as_secs_f64();
                 progress(session, fps);
             }
         }

@@ -20,8 +20,7 @@ const EXIT_BAD_ROM: u8 = 3;
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "warn".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
         )
         .with_writer(std::io::stderr)
         .init();
@@ -55,6 +54,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Ram(args)) => ram(&args),
         Some(Command::RomInfo(args)) => rom_info(&args.path),
+        Some(Command::Sim(args)) => {
+            magic_jewelry::tools::sim::run(args).map(|()| ExitCode::SUCCESS)
+        }
+        Some(Command::Compare(args)) => {
+            magic_jewelry::tools::compare::run(args).map(|()| ExitCode::SUCCESS)
+        }
+        Some(Command::Train(args)) => {
+            magic_jewelry::tools::train::run(args).map(|()| ExitCode::SUCCESS)
+        }
         Some(Command::Conform(args)) => {
             let _ = args;
             anyhow::bail!("the conformance suite is not available yet")
@@ -159,8 +167,9 @@ fn rom_info(path: &Path) -> anyhow::Result<ExitCode> {
 
 fn open_rom(path: Option<&Path>) -> anyhow::Result<RomImage> {
     match path {
-        Some(path) => RomImage::from_path(path)
-            .with_context(|| format!("cannot use ROM {}", path.display())),
+        Some(path) => {
+            RomImage::from_path(path).with_context(|| format!("cannot use ROM {}", path.display()))
+        }
         None => Ok(jewelbot::cartridge::rom()?),
     }
 }
@@ -177,8 +186,9 @@ fn open_session_with(game: &GameArgs, config: SessionConfig) -> anyhow::Result<S
         ModeArg::Fast => Mode::Fast,
     };
     let weights = match &game.weights {
-        Some(path) => Weights::load(path)
-            .with_context(|| format!("cannot use weights {}", path.display()))?,
+        Some(path) => {
+            Weights::load(path).with_context(|| format!("cannot use weights {}", path.display()))?
+        }
         None => Weights::default(),
     };
     let plugin = MagicJewelryPlugin::new(game.ai == Switch::On, mode, &game.strategy, weights)

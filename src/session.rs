@@ -249,7 +249,10 @@ impl Session {
     pub fn save_state(&self) -> Result<Vec<u8>, SessionError> {
         let state_err = |e: tetanes_core::control_deck::Error| SessionError::State(e.to_string());
         let mut state = vec![0; self.deck.serialized_state_len().map_err(state_err)?];
-        let len = self.deck.serialize_state_into(&mut state).map_err(state_err)?;
+        let len = self
+            .deck
+            .serialize_state_into(&mut state)
+            .map_err(state_err)?;
         state.truncate(len);
         state.extend_from_slice(&self.frame.to_le_bytes());
         Ok(state)

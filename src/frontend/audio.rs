@@ -294,6 +294,8 @@ mod tests {
         let out = drain(&shared.ring, 10_000);
         assert!(out.len() >= feed.target + 790);
         assert!(out[..feed.target].iter().all(|s| *s == 0.0));
-        assert!(out[feed.target + 10..].iter().all(|s| (*s - 0.5).abs() < 1e-6));
+        assert!(out[feed.target + 10..]
+            .iter()
+            .all(|s| (*s - 0.5).abs() < 1e-6));
     }
 }

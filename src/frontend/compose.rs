@@ -218,7 +218,15 @@ pub fn compose(
     }
     draw_bar(canvas, ui, layout);
     if let Some(rect) = layout.panel {
-        panel::draw(canvas, rect, layout.text, snapshot, changes, ui.hex_row, now_ms);
+        panel::draw(
+            canvas,
+            rect,
+            layout.text,
+            snapshot,
+            changes,
+            ui.hex_row,
+            now_ms,
+        );
     }
     if ui.help {
         draw_help(canvas, help, layout.text);

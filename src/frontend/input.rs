@@ -408,7 +408,11 @@ pub fn keys_markdown() -> String {
     }
     out.push_str("\n## Frontend\n\n| key | does |\n|---|---|\n");
     for b in BINDINGS {
-        out.push_str(&format!("| {} | {} |\n", b.keys.replace('|', "\\|"), b.what));
+        out.push_str(&format!(
+            "| {} | {} |\n",
+            b.keys.replace('|', "\\|"),
+            b.what
+        ));
     }
     out.push_str("\n## Gamepad\n\n| button | does |\n|---|---|\n");
     for (_, button, name) in GAMEPAD_BUTTONS {

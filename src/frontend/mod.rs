@@ -71,8 +71,7 @@ pub fn run(
     options: Options,
     open: impl FnOnce(SessionConfig) -> anyhow::Result<Session>,
 ) -> anyhow::Result<()> {
-    const HEADLESS_HINT: &str =
-        "to play without a window use `jewelbot run --headless --frames N`";
+    const HEADLESS_HINT: &str = "to play without a window use `jewelbot run --headless --frames N`";
     anyhow::ensure!(
         display_available(),
         "no display to open a window on (neither DISPLAY nor WAYLAND_DISPLAY is set); \

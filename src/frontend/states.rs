@@ -16,7 +16,10 @@ pub fn state_dir(given: Option<&Path>) -> Result<PathBuf, String> {
 
 /// The file of `slot` for a ROM: named after the ROM and its checksum so games never share.
 pub fn slot_path(dir: &Path, rom_name: &str, crc32: u32, slot: u8) -> PathBuf {
-    dir.join(format!("{}-{crc32:08x}.slot{slot}.state", file_stem(rom_name)))
+    dir.join(format!(
+        "{}-{crc32:08x}.slot{slot}.state",
+        file_stem(rom_name)
+    ))
 }
 
 #[cfg(test)]

@@ -102,9 +102,10 @@ impl RomImage {
             .take(MAX_ROM_LEN + 1)
             .read_to_end(&mut bytes)
             .map_err(io)?;
-        let name = path
-            .file_name()
-            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
         Self::from_bytes(&name, &bytes)
     }
 
@@ -179,7 +180,8 @@ impl RomImage {
     /// mirrored to fill it, as the cartridge's address decoding does.
     pub fn to_ines(&self) -> Result<Vec<u8>, RomError> {
         let prg_len = loadable_prg_len(self.prg.len())?;
-        let mut out = Vec::with_capacity(HEADER_LEN + self.trainer.len() + prg_len + self.chr.len());
+        let mut out =
+            Vec::with_capacity(HEADER_LEN + self.trainer.len() + prg_len + self.chr.len());
         out.extend_from_slice(&self.header.to_ines(prg_len, self.chr.len()));
         out.extend_from_slice(&self.trainer);
         while out.len() < HEADER_LEN + self.trainer.len() + prg_len {
