@@ -90,7 +90,14 @@ fn compose_at_frame() -> Canvas {
         ..Ui::default()
     };
     let mut canvas = Canvas::new(WIDTH, HEIGHT);
-    compose::compose(&mut canvas, &snapshot, &changes, &ui, &input::help_rows(), now);
+    compose::compose(
+        &mut canvas,
+        &snapshot,
+        &changes,
+        &ui,
+        &input::help_rows(),
+        now,
+    );
     canvas
 }
 
@@ -135,10 +142,14 @@ fn composition_matches_the_golden_image() {
 #[test]
 fn the_composition_shows_game_overlay_and_panel() {
     let canvas = compose_at_frame();
-    let layout = compose::layout(WIDTH, HEIGHT, &Ui {
-        panel: true,
-        ..Ui::default()
-    });
+    let layout = compose::layout(
+        WIDTH,
+        HEIGHT,
+        &Ui {
+            panel: true,
+            ..Ui::default()
+        },
+    );
     let panel = layout.panel.expect("panel shown");
     let game = layout.game;
     // The picture is not blank.
@@ -147,7 +158,11 @@ fn the_composition_shows_game_overlay_and_panel() {
         .flat_map(|y| (game.x..game.right()).step_by(7).map(move |x| (x, y)))
         .filter_map(|(x, y)| canvas.pixel(x as usize, y as usize))
         .collect();
-    assert!(colours.len() >= 4, "only {} colours in the picture", colours.len());
+    assert!(
+        colours.len() >= 4,
+        "only {} colours in the picture",
+        colours.len()
+    );
     // The panel has text on its background.
     let ink = (panel.y..panel.y + 40)
         .flat_map(|y| (panel.x + 8..panel.x + 200).map(move |x| (x, y)))

@@ -99,9 +99,15 @@ fn fast_mode_plays_a_thousand_columns_without_game_over() {
     let stats = bot.tracker.stats();
     assert_eq!(stats.games_started, 1);
     assert_eq!(stats.game_overs, 0);
-    assert!(stats.columns_placed >= 1000, "{stats:?} after {frames} frames");
+    assert!(
+        stats.columns_placed >= 1000,
+        "{stats:?} after {frames} frames"
+    );
     // Nearly every jewel placed is cleared, or the board would have filled up long ago.
-    assert!(stats.jewels_cleared >= 5 * stats.columns_placed / 2, "{stats:?}");
+    assert!(
+        stats.jewels_cleared >= 5 * stats.columns_placed / 2,
+        "{stats:?}"
+    );
     assert_eq!(bot.player.stats().missed_presses, 0);
     assert_locked_where_planned(&bot);
 }
@@ -188,19 +194,24 @@ fn wild_column_is_placed_on_purpose() {
     let mut poked = false;
     let mut board_before_wild = None;
     let mut jewels_before = 0;
-    play(&mut session, &mut bot, 3000, |session, view, events, buttons| {
-        if !poked && view.phase == Phase::Falling && view.board.visible_jewels() >= 6 {
-            for i in 0..3 {
-                session.poke(map::NEXT_COLUMN + i, 7);
+    play(
+        &mut session,
+        &mut bot,
+        3000,
+        |session, view, events, buttons| {
+            if !poked && view.phase == Phase::Falling && view.board.visible_jewels() >= 6 {
+                for i in 0..3 {
+                    session.poke(map::NEXT_COLUMN + i, 7);
+                }
+                poked = true;
             }
-            poked = true;
-        }
-        if events.spawned && view.current_is_wild() && board_before_wild.is_none() {
-            board_before_wild = Some(view.board);
-            jewels_before = view.jewels;
-        }
-        buttons
-    });
+            if events.spawned && view.current_is_wild() && board_before_wild.is_none() {
+                board_before_wild = Some(view.board);
+                jewels_before = view.jewels;
+            }
+            buttons
+        },
+    );
     let board = board_before_wild.expect("the wild column spawned");
     let view = GameView::decode(session.ram()).expect("consistent");
     assert!(
@@ -210,7 +221,11 @@ fn wild_column_is_placed_on_purpose() {
         view.jewels
     );
     // It landed on a jewel, not on the floor where it does nothing.
-    let (locked, _) = bot.locks.iter().find(|(l, _)| l.1 == Column([7; 3])).expect("wild lock");
+    let (locked, _) = bot
+        .locks
+        .iter()
+        .find(|(l, _)| l.1 == Column([7; 3]))
+        .expect("wild lock");
     assert!(board.0.iter().any(|row| row[locked.0 as usize] != 0));
     assert_eq!(bot.tracker.stats().game_overs, 0);
 }
@@ -223,7 +238,10 @@ fn counters_near_rollover_do_not_confuse_it() {
     let digits = |value, n| map::decimal_bytes(value, n);
     for (address, bytes) in [
         (map::SCORE, digits(99_999_900, map::SCORE_DIGITS)),
-        (map::JEWEL_COUNTER, digits(999_995, map::JEWEL_COUNTER_DIGITS)),
+        (
+            map::JEWEL_COUNTER,
+            digits(999_995, map::JEWEL_COUNTER_DIGITS),
+        ),
     ] {
         for (i, byte) in bytes.into_iter().enumerate() {
             session.poke(address + i as u16, byte);
@@ -233,9 +251,32 @@ fn counters_near_rollover_do_not_confuse_it() {
     play(&mut session, &mut bot, 5000, untouched);
     let view = GameView::decode(session.ram()).expect("consistent");
     let cleared = bot.tracker.stats().jewels_cleared - cleared_before;
-    assert!(view.jewels < 999_995, "the jewel counter rolled over: {}", view.jewels);
+    assert!(
+        view.jewels < 999_995,
+        "the jewel counter rolled over: {}",
+        view.jewels
+    );
     assert_eq!(u64::from(view.jewels) + 1_000_000 - 999_995, cleared);
-    assert!(view.score < 99_999_900, "the score rolled over: {}", view.score);
+    assert!(
+        view.score < 99_999_900,
+        "the score rolled over: {}",
+        view.score
+    );
     assert_eq!(bot.tracker.stats().game_overs, 0);
     assert_eq!(bot.tracker.stats().inconsistent_frames, 0);
+}
+
+/// One million frames of fast play (about half an hour in a release build):
+/// `cargo test --release --test play -- --ignored`.
+#[test]
+#[ignore = "soak: run explicitly"]
+fn soak_one_million_frames() {
+    let mut session = seeded_session(0x50AC);
+    let mut bot = Bot::new(Mode::Fast);
+    play(&mut session, &mut bot, 1_000_000, untouched);
+    let stats = bot.tracker.stats();
+    println!("{stats:?} {:?}", bot.player.stats());
+    assert_eq!(stats.game_overs, 0);
+    assert_eq!(stats.inconsistent_frames, 0);
+    assert_eq!(bot.player.stats().missed_presses, 0);
 }

@@ -94,19 +94,32 @@ fn plugin_reads_ram_presses_buttons_and_pokes() {
     assert_eq!(seen.len(), 20);
     // The NMI counts frames.
     let counts: Vec<u8> = seen.iter().map(|(c, _)| *c).collect();
-    assert!(counts.windows(2).skip(2).all(|w| w[1] == w[0].wrapping_add(1)), "{counts:?}");
+    assert!(
+        counts
+            .windows(2)
+            .skip(2)
+            .all(|w| w[1] == w[0].wrapping_add(1)),
+        "{counts:?}"
+    );
     // Buttons chosen after a frame with an even count are read during the next frame.
     for pair in seen.windows(2).skip(2) {
         let (count, _) = pair[0];
         let (_, bits) = pair[1];
         let pressed = u8::from(count % 2 == 0);
-        assert_eq!(bits, [pressed, 0, 0, 0, 0, 0, 0, pressed], "after count {count}");
+        assert_eq!(
+            bits,
+            [pressed, 0, 0, 0, 0, 0, 0, pressed],
+            "after count {count}"
+        );
     }
     // The last poke landed after the last frame; the one before it was copied by the program
     // during the last frame.
     let ram = session.ram();
     assert_eq!(ram[common::POKE_SOURCE], ram[common::NMI_COUNT]);
-    assert_eq!(ram[common::POKE_ECHO], ram[common::NMI_COUNT].wrapping_sub(1));
+    assert_eq!(
+        ram[common::POKE_ECHO],
+        ram[common::NMI_COUNT].wrapping_sub(1)
+    );
     let status = session.plugins().slots()[0].status();
     assert_eq!(status.lines.len(), 1);
 }
@@ -141,7 +154,9 @@ fn declined_plugin_leaves_the_rom_running() {
     for _ in 0..10 {
         session.run_frame().expect("frame runs");
     }
-    assert!(matches!(session.plugins().slots()[0].state(), SlotState::Declined(r) if r == "not my game"));
+    assert!(
+        matches!(session.plugins().slots()[0].state(), SlotState::Declined(r) if r == "not my game")
+    );
     assert!(session.ram()[common::NMI_COUNT] >= 8);
 }
 
@@ -153,7 +168,10 @@ fn manual_control_overrides_plugins() {
     for _ in 0..5 {
         session.run_frame().expect("frame runs");
     }
-    assert_eq!(&session.ram()[common::PAD_BITS..common::PAD_BITS + 3], &[0, 1, 0]);
+    assert_eq!(
+        &session.ram()[common::PAD_BITS..common::PAD_BITS + 3],
+        &[0, 1, 0]
+    );
 }
 
 #[test]
@@ -196,7 +214,9 @@ fn state_files_round_trip() {
     }
     session.load_state_file(&path).expect("reads");
     assert_eq!(*session.ram(), ram);
-    assert!(session.load_state_file(&dir.path().join("missing")).is_err());
+    assert!(session
+        .load_state_file(&dir.path().join("missing"))
+        .is_err());
 }
 
 #[test]

@@ -103,7 +103,14 @@ fn unsupported_mapper() {
     let dir = tempfile::tempdir().expect("temp dir");
     let rom = common::ines(&[0xEA; 0x8000], &[0; 0x2000], 216);
     let path = write(dir.path(), "mj2.nes", &rom);
-    let (code, _, stderr) = jewelbot(&["run", "--headless", "--frames", "5", "--rom", path.to_str().expect("utf-8")]);
+    let (code, _, stderr) = jewelbot(&[
+        "run",
+        "--headless",
+        "--frames",
+        "5",
+        "--rom",
+        path.to_str().expect("utf-8"),
+    ]);
     assert_eq!(code, BAD_ROM_EXIT, "{stderr}");
     assert!(stderr.contains("mapper 216 is not supported"), "{stderr}");
 }
@@ -113,7 +120,10 @@ fn oversized_file() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut rom = common::tiny_rom();
     rom.resize(9 * 1024 * 1024, 0);
-    assert_refused(&write(dir.path(), "huge.nes", &rom), "more than any NES ROM");
+    assert_refused(
+        &write(dir.path(), "huge.nes", &rom),
+        "more than any NES ROM",
+    );
 }
 
 #[test]
@@ -121,19 +131,28 @@ fn trailing_garbage() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut rom = common::tiny_rom();
     rom.extend_from_slice(&[0x55; 4096]);
-    assert_refused(&write(dir.path(), "tail.nes", &rom), "unexpected bytes after");
+    assert_refused(
+        &write(dir.path(), "tail.nes", &rom),
+        "unexpected bytes after",
+    );
 }
 
 #[test]
 fn errors_are_typed_in_the_library() {
-    assert!(matches!(RomImage::from_bytes("x", &[]), Err(RomError::Empty)));
+    assert!(matches!(
+        RomImage::from_bytes("x", &[]),
+        Err(RomError::Empty)
+    ));
     assert!(matches!(
         RomImage::from_bytes("x", b"NES\x1a"),
         Err(RomError::TruncatedHeader { len: 4 })
     ));
     let mut no_prg = common::tiny_rom();
     no_prg[4] = 0;
-    assert!(matches!(RomImage::from_bytes("x", &no_prg), Err(RomError::NoPrg)));
+    assert!(matches!(
+        RomImage::from_bytes("x", &no_prg),
+        Err(RomError::NoPrg)
+    ));
 }
 
 #[test]
@@ -141,15 +160,30 @@ fn not_the_game_runs_without_the_plugin_and_the_file_is_untouched() {
     let dir = tempfile::tempdir().expect("temp dir");
     let bytes = common::tiny_rom();
     let path = write(dir.path(), "other-game.nes", &bytes);
-    let modified = std::fs::metadata(&path).and_then(|m| m.modified()).expect("mtime");
+    let modified = std::fs::metadata(&path)
+        .and_then(|m| m.modified())
+        .expect("mtime");
     let (code, stdout, stderr) = jewelbot(&[
-        "run", "--headless", "--frames", "30", "--rom", path.to_str().expect("utf-8"),
+        "run",
+        "--headless",
+        "--frames",
+        "30",
+        "--rom",
+        path.to_str().expect("utf-8"),
     ]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("frames: 30"), "{stdout}");
-    assert!(stderr.contains("not a supported Magic Jewelry dump"), "{stderr}");
+    assert!(
+        stderr.contains("not a supported Magic Jewelry dump"),
+        "{stderr}"
+    );
     assert_eq!(std::fs::read(&path).expect("still there"), bytes);
-    assert_eq!(std::fs::metadata(&path).and_then(|m| m.modified()).expect("mtime"), modified);
+    assert_eq!(
+        std::fs::metadata(&path)
+            .and_then(|m| m.modified())
+            .expect("mtime"),
+        modified
+    );
     // Nothing was written beside it (no battery or state files).
     assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 1);
 }
@@ -167,11 +201,24 @@ fn rom_info_reports_hashes_and_normalisation() {
     let (code, stdout, stderr) = jewelbot(&["rom-info", path.to_str().expect("utf-8")]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("format: NES 2.0"), "{stdout}");
-    assert!(stdout.contains("PRG: 8192 bytes, CHR: 8192 bytes"), "{stdout}");
-    assert!(stdout.contains("mirrored the 8 KiB PRG bank to 16 KiB"), "{stdout}");
+    assert!(
+        stdout.contains("PRG: 8192 bytes, CHR: 8192 bytes"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("mirrored the 8 KiB PRG bank to 16 KiB"),
+        "{stdout}"
+    );
     let image = RomImage::from_bytes("nes2.nes", &rom).expect("parses");
     assert!(stdout.contains(&format!("CRC32 (PRG+CHR): {:08X}", image.prg_chr_crc32)));
     // And it runs.
-    let (code, _, stderr) = jewelbot(&["run", "--headless", "--frames", "3", "--rom", path.to_str().expect("utf-8")]);
+    let (code, _, stderr) = jewelbot(&[
+        "run",
+        "--headless",
+        "--frames",
+        "3",
+        "--rom",
+        path.to_str().expect("utf-8"),
+    ]);
     assert_eq!(code, 0, "{stderr}");
 }

@@ -3,14 +3,12 @@
 //! Decoding never trusts RAM: any value outside what the game can hold makes the view
 //! inconsistent, and the caller decides what to do (the AI waits for a consistent frame).
 
+pub use crate::engine::board::cell_char;
+pub use crate::engine::{EMPTY, WILD};
 use crate::memory_map::{self as map, COLUMNS, HIDDEN_ROWS, ROWS, VISIBLE_ROWS};
 use jewelbot_plugin::Ram;
 use std::fmt;
 
-/// Empty cell.
-pub const EMPTY: u8 = 0;
-/// The wild jewel (drawn as X).
-pub const WILD: u8 = 7;
 
 /// The clear-animation timer's value when jewels have just matched.
 pub const CLEAR_TIMER_START: u8 = 17;
@@ -74,16 +72,6 @@ impl Grid {
 
 fn row_of(index: usize) -> i8 {
     index as i8 - HIDDEN_ROWS as i8
-}
-
-/// The character the text views use for a cell value.
-pub fn cell_char(cell: u8) -> char {
-    match cell {
-        EMPTY => '.',
-        WILD => 'X',
-        1..=6 => char::from(b'0' + cell),
-        _ => '?',
-    }
 }
 
 /// Three jewels, top to bottom.
@@ -217,7 +205,11 @@ impl GameView {
             })
         };
         let score = counter("score", map::SCORE, map::SCORE_DIGITS);
-        let jewels = counter("jewel counter", map::JEWEL_COUNTER, map::JEWEL_COUNTER_DIGITS);
+        let jewels = counter(
+            "jewel counter",
+            map::JEWEL_COUNTER,
+            map::JEWEL_COUNTER_DIGITS,
+        );
         let level = counter("level", map::LEVEL, map::LEVEL_DIGITS);
         if !problems.is_empty() {
             return Err(InconsistentView { problems });
