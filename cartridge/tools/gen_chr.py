@@ -87,8 +87,8 @@ def diamond(u, v):
 
 def triangle(u, v):
     # Pointing up, flat base.
-    base = v - 6.2
-    side = (abs(u) * 2.0 - (v + 7.0)) / math.sqrt(5) * 1.6
+    base = v - 6.6
+    side = (abs(u) * 1.85 - (v + 7.6)) / math.sqrt(5) * 1.6
     return max(base, side)
 
 

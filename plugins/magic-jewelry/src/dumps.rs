@@ -52,7 +52,9 @@ impl Identification {
     pub fn describe(self) -> String {
         match self {
             Self::Known(dump) => format!("{} ({})", dump.name, dump.notes),
-            Self::OpenCartridge => "jewelbot open cartridge (Columns with Magic Jewelry's RAM map)".into(),
+            Self::OpenCartridge => {
+                "jewelbot open cartridge (Columns with Magic Jewelry's RAM map)".into()
+            }
             Self::MagicJewelryII => {
                 "Magic Jewelry II: a different game (mapper 216), not supported".into()
             }

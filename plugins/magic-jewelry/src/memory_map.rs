@@ -219,7 +219,10 @@ mod tests {
     #[test]
     fn fields_are_sorted_and_do_not_overlap() {
         for pair in FIELDS.windows(2) {
-            assert!(pair[0].address + pair[0].width <= pair[1].address, "{pair:?}");
+            assert!(
+                pair[0].address + pair[0].width <= pair[1].address,
+                "{pair:?}"
+            );
         }
     }
 }

@@ -1,11 +1,11 @@
 //! The jewelbot plug-in: reads the game from RAM every frame and, with the AI on, plays it.
 
 use crate::dumps::{self, Identification};
+use crate::engine::{self, Weights};
 use crate::game_view::{cell_char, GameView, Grid, Jewels};
 use crate::memory_map::{self as map, Format, FIELDS};
 use crate::play::tracker::Tracker;
 pub use crate::play::Mode;
-use crate::engine::{self, Weights};
 use crate::play::Player;
 use crate::screen;
 use jewelbot_plugin::{
@@ -174,7 +174,10 @@ impl Plugin for MagicJewelryPlugin {
             PluginOption {
                 name: "strategy".into(),
                 value: self.player.strategy_name().into(),
-                choices: engine::STRATEGY_NAMES.iter().map(|s| (*s).to_owned()).collect(),
+                choices: engine::STRATEGY_NAMES
+                    .iter()
+                    .map(|s| (*s).to_owned())
+                    .collect(),
             },
         ]
     }
@@ -203,23 +206,41 @@ impl Plugin for MagicJewelryPlugin {
             ),
         ];
         let player = self.player.stats();
-        out.push(Stat::new("decisions", "decisions", StatValue::Int(player.decisions as i64)));
+        out.push(Stat::new(
+            "decisions",
+            "decisions",
+            StatValue::Int(player.decisions as i64),
+        ));
         if player.decisions > 0 {
             out.push(Stat::new(
                 "mean_decision_us",
                 "mean decision time (us)",
-                StatValue::Float(player.decision_time.as_secs_f64() * 1e6 / player.decisions as f64),
+                StatValue::Float(
+                    player.decision_time.as_secs_f64() * 1e6 / player.decisions as f64,
+                ),
             ));
         }
-        out.push(Stat::new("replans", "re-plans", StatValue::Int(player.replans as i64)));
+        out.push(Stat::new(
+            "replans",
+            "re-plans",
+            StatValue::Int(player.replans as i64),
+        ));
         out.push(Stat::new(
             "missed_presses",
             "presses that did not take effect",
             StatValue::Int(player.missed_presses as i64),
         ));
         if let Some(view) = self.tracker.previous() {
-            out.push(Stat::new("score", "score", StatValue::Int(view.score.into())));
-            out.push(Stat::new("level", "level", StatValue::Int(view.level.into())));
+            out.push(Stat::new(
+                "score",
+                "score",
+                StatValue::Int(view.score.into()),
+            ));
+            out.push(Stat::new(
+                "level",
+                "level",
+                StatValue::Int(view.level.into()),
+            ));
         }
         if stats.inconsistent_frames > 0 {
             out.push(Stat::new(
@@ -278,7 +299,11 @@ pub fn inspect(ram: &Ram) -> Inspection {
             });
             panels.push(Panel {
                 title: "problems".into(),
-                lines: inconsistent.problems.iter().map(ToString::to_string).collect(),
+                lines: inconsistent
+                    .problems
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect(),
             });
         }
     }

@@ -111,7 +111,16 @@ mod tests {
         use Buttons as B;
         assert_eq!(
             pressed,
-            [B::A, B::NONE, B::LEFT, B::NONE, B::DOWN, B::DOWN, B::DOWN, B::DOWN]
+            [
+                B::A,
+                B::NONE,
+                B::LEFT,
+                B::NONE,
+                B::DOWN,
+                B::DOWN,
+                B::DOWN,
+                B::DOWN
+            ]
         );
         assert_eq!(injector.confirmed, 2);
     }
@@ -122,7 +131,10 @@ mod tests {
         let mut plan = plan(&[Tap::Right, Tap::Right], 5, start);
         let mut injector = Injector::default();
         injector.restart();
-        assert_eq!(injector.step(&mut plan, 3, start, 4), Step::Press(Buttons::RIGHT));
+        assert_eq!(
+            injector.step(&mut plan, 3, start, 4),
+            Step::Press(Buttons::RIGHT)
+        );
         // The game did not move the column.
         assert_eq!(injector.step(&mut plan, 3, start, 4), Step::Replan);
         assert_eq!(injector.misses, 1);

@@ -193,7 +193,10 @@ impl Player {
             let Some(plan) = self.plan.as_mut() else {
                 return Buttons::NONE;
             };
-            match self.injector.step(plan, falling.x, jewels, input.interval()) {
+            match self
+                .injector
+                .step(plan, falling.x, jewels, input.interval())
+            {
                 Step::Press(buttons) => return buttons,
                 Step::Replan => {
                     self.plan = None;

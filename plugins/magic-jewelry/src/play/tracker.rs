@@ -75,9 +75,9 @@ fn is_spawn(before: &GameView, now: &GameView) -> bool {
     let Some(column) = now.falling else {
         return false;
     };
-    let same_column = before.falling.is_some_and(|old| {
-        old.y == 0 && (0..3).any(|r| rotated(old.jewels, r) == column.jewels)
-    });
+    let same_column = before
+        .falling
+        .is_some_and(|old| old.y == 0 && (0..3).any(|r| rotated(old.jewels, r) == column.jewels));
     column.x == 3 && column.y == 0 && !same_column
 }
 
