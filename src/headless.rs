@@ -40,7 +40,7 @@ pub fn run(
     while frames.is_none_or(|n| done < n) {
         session.run_frame()?;
         done += 1;
-        if done % 64 == 0 {
+        if done.is_multiple_of(64) {
             messages.extend(session.plugins_mut().drain_messages());
             if last_report.elapsed() >= Duration::from_secs(1) {
                 last_report = Instant::now();

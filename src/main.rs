@@ -5,6 +5,7 @@ use jewelbot::inspector;
 use jewelbot::rom::{RomError, RomImage};
 use jewelbot::session::{Session, SessionConfig, SessionError};
 use jewelbot_plugin::Plugin;
+use magic_jewelry::conformance;
 use magic_jewelry::dumps;
 use magic_jewelry::engine::Weights;
 use magic_jewelry::plugin::{MagicJewelryPlugin, Mode};
@@ -63,10 +64,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Train(args)) => {
             magic_jewelry::tools::train::run(args).map(|()| ExitCode::SUCCESS)
         }
-        Some(Command::Conform(args)) => {
-            let _ = args;
-            anyhow::bail!("the conformance suite is not available yet")
-        }
+        Some(Command::Conform(args)) => conform(args.rom.as_deref()),
     }
 }
 
@@ -129,6 +127,28 @@ fn inspect(session: &Session) -> jewelbot_plugin::Inspection {
         .next()
         .map(|(_, i)| i)
         .unwrap_or_default()
+}
+
+/// Runs every conformance scenario, printing a line for each as it finishes.
+fn conform(path: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let rom = open_rom(path)?;
+    let name = rom.name.clone();
+    // No plug-in: the scenarios press the buttons themselves.
+    let mut session = Session::new(rom, Vec::new(), SessionConfig::default())?;
+    println!("conformance of {name}");
+    let mut outcomes = Vec::new();
+    for scenario in conformance::scenarios() {
+        let outcome = conformance::run(&mut session, &scenario);
+        println!("{outcome}");
+        outcomes.push(outcome);
+    }
+    let report = conformance::Report { outcomes };
+    println!("{}", report.summary());
+    Ok(if report.all_passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 fn rom_info(path: &Path) -> anyhow::Result<ExitCode> {

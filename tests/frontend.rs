@@ -9,7 +9,7 @@ use jewelbot::frontend::changes::Changes;
 use jewelbot::frontend::compose::{self, Snapshot, Ui};
 use jewelbot::frontend::{input, screenshot};
 use jewelbot::session::{Session, SessionConfig};
-use jewelbot_plugin::{Buttons, FrameContext, Inspection, Plugin, Ram, RomIdentity};
+use jewelbot_plugin::{Buttons, Field, FrameContext, Inspection, Panel, Plugin, Ram, RomIdentity};
 use magic_jewelry::screen;
 use std::path::{Path, PathBuf};
 
@@ -19,8 +19,9 @@ const FRAME: u64 = 900;
 const WIDTH: usize = 1200;
 const HEIGHT: usize = 720;
 
-/// Starts the game, then publishes deterministic lines, a mark on the falling column and the
-/// Magic Jewelry memory map's inspection (the real plug-in's lines hold timings).
+/// Starts the game, then publishes deterministic lines, a mark on the falling column and an
+/// inspection of a few documented addresses. (The real plug-in's lines hold timings, and its
+/// wording belongs to the plug-in, not to the frontend under test.)
 struct Overlay;
 
 impl Plugin for Overlay {
@@ -43,7 +44,40 @@ impl Plugin for Overlay {
         status.marks = vec![screen::column_mark(x.min(5), y.clamp(0, 12))];
     }
     fn inspect(&self, ram: &Ram) -> Inspection {
-        magic_jewelry::plugin::inspect(ram)
+        let field = |address: u16, width: u16, label: &str, meaning: &str| Field {
+            address,
+            width,
+            label: label.into(),
+            value: (0..width)
+                .map(|i| format!("{:02X}", ram[usize::from(address + i)]))
+                .collect::<Vec<_>>()
+                .join(" "),
+            meaning: meaning.into(),
+        };
+        let playfield = (0..15)
+            .map(|row| {
+                let cells: String = (0..8)
+                    .map(|col| match ram[0x380 + row * 8 + col] {
+                        0 => '.',
+                        v => char::from(b'0' + (v % 10)),
+                    })
+                    .collect();
+                format!("{row:>2} {cells}")
+            })
+            .collect();
+        Inspection {
+            fields: vec![
+                field(0x56, 1, "column x", "falling column x"),
+                field(0x57, 1, "column y", "bottom jewel row"),
+                field(0x59, 1, "fall timer", "counts up to the fall speed"),
+                field(0x5C, 3, "current", "colours, top first"),
+                field(0x77, 8, "score", "decimal digits, lowest first, cut here"),
+            ],
+            panels: vec![Panel {
+                title: "playfield bytes $0380-$03F7 (last digit)".into(),
+                lines: playfield,
+            }],
+        }
     }
 }
 

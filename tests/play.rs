@@ -10,14 +10,18 @@ use magic_jewelry::memory_map as map;
 use magic_jewelry::play::tracker::{Events, Tracker};
 use magic_jewelry::play::{Mode, Player};
 
+/// A column's x and jewels.
+type Spot = (u8, Column);
+
 /// The AI outside the plug-in wrapper, so tests can watch its plans and tamper with its
 /// presses.
 struct Bot {
     tracker: Tracker,
     player: Player,
     /// Where each column locked and where the plan wanted it: (x, jewels) pairs.
-    locks: Vec<((u8, Column), (u8, Column))>,
-    last: Option<(u8, Column, Option<(u8, Column)>)>,
+    locks: Vec<(Spot, Spot)>,
+    /// The falling column last seen and the plan's target then.
+    last: Option<(u8, Column, Option<Spot>)>,
 }
 
 impl Bot {

@@ -9,10 +9,13 @@ use jewelbot::session::{Control, Session, SessionConfig, SessionError};
 use jewelbot_plugin::{Buttons, FrameContext, Machine, Plugin, RomIdentity, Stat, StatValue};
 use std::sync::{Arc, Mutex};
 
+/// The NMI count and the eight controller bits the program read, per frame.
+type Seen = Arc<Mutex<Vec<(u8, [u8; 8])>>>;
+
 /// Presses A+Right on even NMI counts and records what the program read back.
 #[derive(Default)]
 struct Presser {
-    seen: Arc<Mutex<Vec<(u8, [u8; 8])>>>,
+    seen: Seen,
 }
 
 impl Plugin for Presser {

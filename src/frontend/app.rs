@@ -24,6 +24,8 @@ use winit::window::{Fullscreen, Window, WindowId};
 const MESSAGE_TIME: Duration = Duration::from_secs(3);
 /// How often to look at gamepads and fading highlights while no frames run.
 const IDLE_TICK: Duration = Duration::from_millis(50);
+/// Time between pictures while running unthrottled.
+const UNTHROTTLED_REDRAW: Duration = Duration::from_millis(33);
 /// Hex rows moved by one wheel notch.
 const WHEEL_ROWS: f32 = 2.0;
 
@@ -48,6 +50,7 @@ pub struct App {
     started: Instant,
     cursor: (f64, f64),
     fps: FpsMeter,
+    last_redraw: Instant,
     error: Option<anyhow::Error>,
 }
 
@@ -81,6 +84,7 @@ impl App {
             started: Instant::now(),
             cursor: (0.0, 0.0),
             fps: FpsMeter::default(),
+            last_redraw: Instant::now(),
             error: None,
             options,
         };
@@ -226,6 +230,7 @@ impl App {
         if size.width == 0 || size.height == 0 {
             return;
         }
+        self.last_redraw = Instant::now();
         self.canvas
             .resize(size.width as usize, size.height as usize);
         let now_ms = self.started.elapsed().as_millis() as u64;
@@ -303,12 +308,12 @@ impl App {
             }
             Action::Reset => {
                 self.session.reset();
-                self.stopped = None;
+                self.after_jump();
                 self.say("reset");
             }
             Action::PowerCycle => match self.session.power_cycle() {
                 Ok(()) => {
-                    self.stopped = None;
+                    self.after_jump();
                     self.say("power cycled");
                 }
                 Err(error) => self.say(format!("power cycle failed: {error}")),
@@ -361,6 +366,16 @@ impl App {
             Action::Quit => event_loop.exit(),
         }
         self.request_redraw();
+    }
+
+    /// After a reset or a state load: emulation may go on, and a paused console shows a
+    /// picture at once (a restored state carries no picture until a frame runs).
+    fn after_jump(&mut self) {
+        self.stopped = None;
+        self.pacer.resync();
+        if self.paused {
+            self.step();
+        }
     }
 
     fn scroll_hex(&mut self, rows: i32) {
@@ -429,7 +444,7 @@ impl App {
         }
         match self.session.load_state_file(&path) {
             Ok(()) => {
-                self.stopped = None;
+                self.after_jump();
                 self.say(format!("loaded slot {}", self.slot));
             }
             Err(error) => self.say(format!("cannot load slot {}: {error}", self.slot)),
@@ -544,7 +559,10 @@ impl ApplicationHandler for App {
             Due::Until(_) => {
                 event_loop.set_control_flow(ControlFlow::Poll);
                 self.run_frames(due);
-                self.request_redraw();
+                // Drawing costs as much as many frames: show progress, spend time emulating.
+                if self.last_redraw.elapsed() >= UNTHROTTLED_REDRAW {
+                    self.request_redraw();
+                }
             }
         }
     }

@@ -64,20 +64,23 @@ pub fn file_stem(name: &str) -> String {
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or("game");
-    let clean: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
+    let mut clean = String::new();
+    for c in stem.chars() {
+        let c = if c.is_ascii_alphanumeric() || c == '-' {
+            c
+        } else {
+            '_'
+        };
+        // One underscore for any run of spaces and punctuation.
+        if c != '_' || !clean.ends_with('_') {
+            clean.push(c);
+        }
+    }
+    let clean = clean.trim_matches('_');
     if clean.is_empty() {
         "game".to_owned()
     } else {
-        clean
+        clean.to_owned()
     }
 }
 
@@ -89,7 +92,7 @@ mod tests {
     fn writes_and_reads_back() {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = fresh_path(dir.path(), "Magic Jewelry (Asia).nes", 12, "game");
-        assert!(path.ends_with("Magic_Jewelry__Asia_-game-frame12.png"));
+        assert!(path.ends_with("Magic_Jewelry_Asia-game-frame12.png"));
         let rgba: Vec<u8> = (0..2 * 3 * 4).map(|i| i as u8 * 10).collect();
         write_png(&path, 2, 3, &rgba).expect("write");
         assert_eq!(read_png(&path).expect("read"), (2, 3, rgba));

@@ -193,7 +193,7 @@ impl RomImage {
 }
 
 fn loadable_prg_len(len: usize) -> Result<usize, RomError> {
-    if len % PRG_BANK == 0 && len / PRG_BANK <= 255 {
+    if len.is_multiple_of(PRG_BANK) && len / PRG_BANK <= 255 {
         Ok(len)
     } else if len < PRG_BANK && len.is_power_of_two() {
         Ok(PRG_BANK)

@@ -1,0 +1,138 @@
+//! Playfields written as text, for setting up scenarios and stating what they expect.
+
+use crate::memory_map::{self as map, COLUMNS, HIDDEN_ROWS, ROWS};
+use jewelbot_plugin::Ram;
+use std::fmt;
+
+/// Three jewels, top to bottom.
+pub type Jewels = [u8; 3];
+
+/// Every cell, rows -2..=12 (index 0 is row -2), columns 0..=5.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Board([[u8; COLUMNS]; ROWS]);
+
+impl Board {
+    /// Rows given bottom up to row 12: the last string is row 12, the one before row 11...
+    /// `.` is empty, `1`-`6` colours, `X` wild.
+    pub fn from_rows(rows: &[&str]) -> Self {
+        let mut board = Self::default();
+        for (i, text) in rows.iter().rev().enumerate() {
+            let row = 12 - i as i8;
+            for (column, ch) in text.chars().take(COLUMNS).enumerate() {
+                let value = match ch {
+                    '1'..='7' => ch as u8 - b'0',
+                    'X' => 7,
+                    _ => 0,
+                };
+                board.set(row, column, value);
+            }
+        }
+        board
+    }
+
+    pub fn from_ram(ram: &Ram) -> Self {
+        let mut board = Self::default();
+        for row in -(HIDDEN_ROWS as i8)..=12 {
+            for column in 0..COLUMNS {
+                board.set(
+                    row,
+                    column,
+                    map::byte(ram, map::cell_address(row, column as u8)),
+                );
+            }
+        }
+        board
+    }
+
+    /// Cell at (row -2..=12, column 0..=5); 0 outside.
+    pub fn get(&self, row: i8, column: usize) -> u8 {
+        usize::try_from(row + HIDDEN_ROWS as i8)
+            .ok()
+            .and_then(|index| self.0.get(index))
+            .and_then(|cells| cells.get(column))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    pub fn set(&mut self, row: i8, column: usize, value: u8) {
+        if let Ok(index) = usize::try_from(row + HIDDEN_ROWS as i8) {
+            if let Some(cell) = self
+                .0
+                .get_mut(index)
+                .and_then(|cells| cells.get_mut(column))
+            {
+                *cell = value;
+            }
+        }
+    }
+
+    /// Non-empty cells, hidden rows included.
+    pub fn jewels(&self) -> usize {
+        self.0.iter().flatten().filter(|&&c| c != 0).count()
+    }
+}
+
+impl fmt::Display for Board {
+    /// One line: the rows from the highest non-empty one down, e.g. `[..2... / ..3...]`,
+    /// with hidden rows marked.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let first = self
+            .0
+            .iter()
+            .position(|cells| cells.iter().any(|&c| c != 0));
+        let Some(first) = first else {
+            return f.write_str("[empty]");
+        };
+        let rows: Vec<String> = self.0[first..]
+            .iter()
+            .enumerate()
+            .map(|(i, cells)| {
+                let text: String = cells
+                    .iter()
+                    .map(|&c| match c {
+                        0 => '.',
+                        7 => 'X',
+                        1..=6 => char::from(b'0' + c),
+                        _ => '?',
+                    })
+                    .collect();
+                if first + i < HIDDEN_ROWS {
+                    format!("({text})")
+                } else {
+                    text
+                }
+            })
+            .collect();
+        write!(f, "[{}]", rows.join(" / "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_read_bottom_up() {
+        let board = Board::from_rows(&["..2...", "1X...6"]);
+        assert_eq!(board.get(12, 0), 1);
+        assert_eq!(board.get(12, 1), 7);
+        assert_eq!(board.get(12, 5), 6);
+        assert_eq!(board.get(11, 2), 2);
+        assert_eq!(board.get(13, 0), 0);
+        assert_eq!(board.jewels(), 4);
+        assert_eq!(board.to_string(), "[..2... / 1X...6]");
+        assert_eq!(Board::default().to_string(), "[empty]");
+    }
+
+    #[test]
+    fn ram_layout_matches_the_memory_map() {
+        let mut ram = [0u8; 0x800];
+        ram[map::cell_address(-2, 3) as usize] = 4;
+        ram[map::cell_address(12, 0) as usize] = 5;
+        let board = Board::from_ram(&ram);
+        assert_eq!(board.get(-2, 3), 4);
+        assert_eq!(board.get(12, 0), 5);
+        assert_eq!(board.to_string().matches('/').count(), 14);
+        assert!(board.to_string().starts_with("[(...4..)"));
+    }
+}
