@@ -270,6 +270,32 @@ fn counters_near_rollover_do_not_confuse_it() {
     assert_eq!(bot.tracker.stats().inconsistent_frames, 0);
 }
 
+#[test]
+fn survives_the_fastest_level() {
+    let mut session = seeded_session(0x3333);
+    let mut bot = Bot::new(Mode::Fast);
+    let mut fastest = false;
+    play(
+        &mut session,
+        &mut bot,
+        30_000,
+        |session, view, _, buttons| {
+            // The test, not the AI, jumps to the last level once the game runs.
+            if view.phase != Phase::Title && view.fall_speed != 3 {
+                session.poke(map::LEVEL_INDEX, 19);
+                session.poke(map::FALL_SPEED, 3);
+                fastest = true;
+            }
+            buttons
+        },
+    );
+    assert!(fastest);
+    let stats = bot.tracker.stats();
+    assert!(stats.columns_placed >= 300, "{stats:?}");
+    assert_eq!(stats.game_overs, 0, "{stats:?}");
+    assert_locked_where_planned(&bot);
+}
+
 /// One million frames of fast play (about half an hour in a release build):
 /// `cargo test --release --test play -- --ignored`.
 #[test]
