@@ -1,15 +1,19 @@
 //! Frames per second of the host with the Magic Jewelry plug-in playing, against bare
 //! `ControlDeck::clock_frame` on the same game state, in the same run.
 //!
-//! Trials alternate between the two so that machine noise hits both alike; the report gives
-//! the median of each and their ratio. Run with `cargo bench --bench host`.
+//! Each trial plays N frames on the host, recording the buttons the plug-in pressed, then
+//! replays the same buttons from the same console state on a bare `ControlDeck`: both emulate
+//! exactly the same frames, so the difference is the host's and the plug-in's own cost. Trials
+//! alternate so that machine noise hits both alike; the report gives the median of each and
+//! their ratio. Run with `cargo bench --bench host`.
 
 use jewelbot::cartridge;
 use jewelbot::session::{Session, SessionConfig};
-use jewelbot_plugin::Plugin;
+use jewelbot_plugin::{Buttons, Plugin};
 use magic_jewelry::engine::Weights;
 use magic_jewelry::plugin::{MagicJewelryPlugin, Mode};
 use std::time::Instant;
+use tetanes_core::input::JoypadBtn;
 use tetanes_core::prelude::*;
 use tetanes_core::video::VideoFilter;
 
@@ -39,11 +43,29 @@ fn bare_deck(session: &Session) -> ControlDeck {
     let mut deck = ControlDeck::with_config(config);
     let ines = session.rom().to_ines().expect("normalises");
     deck.load_rom("bare", &mut &ines[..]).expect("loads");
-    let state = session.save_state().expect("saves");
-    // The session appends its frame counter (8 bytes) to the console state.
+    deck
+}
+
+/// Puts the deck in the session's state (the session appends an 8-byte frame counter).
+fn sync(deck: &mut ControlDeck, state: &[u8]) {
     deck.deserialize_state(&state[..state.len() - 8])
         .expect("same console");
-    deck
+}
+
+fn press(deck: &mut ControlDeck, buttons: Buttons) {
+    let pad = deck.joypad_mut(Player::One);
+    for (button, key) in [
+        (Buttons::A, JoypadBtn::A),
+        (Buttons::B, JoypadBtn::B),
+        (Buttons::SELECT, JoypadBtn::Select),
+        (Buttons::START, JoypadBtn::Start),
+        (Buttons::UP, JoypadBtn::Up),
+        (Buttons::DOWN, JoypadBtn::Down),
+        (Buttons::LEFT, JoypadBtn::Left),
+        (Buttons::RIGHT, JoypadBtn::Right),
+    ] {
+        pad.set_button(key, buttons.contains(button));
+    }
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
@@ -56,18 +78,29 @@ fn main() {
         let mut session = playing_session(mode);
         let mut deck = bare_deck(&session);
         let (mut bare, mut host) = (Vec::new(), Vec::new());
+        let mut pressed = Vec::with_capacity(FRAMES_PER_TRIAL as usize);
         for _ in 0..TRIALS {
+            let state = session.save_state().expect("saves");
+            pressed.clear();
             let start = Instant::now();
             for _ in 0..FRAMES_PER_TRIAL {
-                let _clocked = deck.clock_frame().expect("frame runs");
-            }
-            bare.push(f64::from(FRAMES_PER_TRIAL) / start.elapsed().as_secs_f64());
-
-            let start = Instant::now();
-            for _ in 0..FRAMES_PER_TRIAL {
+                pressed.push(session.plugin_buttons());
                 session.run_frame().expect("frame runs");
             }
             host.push(f64::from(FRAMES_PER_TRIAL) / start.elapsed().as_secs_f64());
+
+            sync(&mut deck, &state);
+            let start = Instant::now();
+            for &buttons in &pressed {
+                press(&mut deck, buttons);
+                let _clocked = deck.clock_frame().expect("frame runs");
+            }
+            bare.push(f64::from(FRAMES_PER_TRIAL) / start.elapsed().as_secs_f64());
+            assert_eq!(
+                deck.wram(),
+                session.ram(),
+                "the replay emulated the same frames"
+            );
         }
         let (bare, host) = (median(bare), median(host));
         let stats = session.plugins().stats();
