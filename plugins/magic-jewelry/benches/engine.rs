@@ -1,1 +1,117 @@
-fn main() {}
+//! Engine hot paths: lock-and-resolve, placement search, one decision of each strategy, and
+//! the simulator's columns per second.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use magic_jewelry::engine::{
+    lock, reachable, strategy_by_name, Board, Column, InputModel, SpawnState, Weights,
+};
+use magic_jewelry::tools::game::{play, GameConfig};
+use magic_jewelry::tools::stats::Stats;
+use std::hint::black_box;
+
+/// A typical mid-game board (18 jewels).
+const MID: &str = "\n\
+    ..3...\n\
+    1.42..\n\
+    25163.\n\
+    3462515\n\
+    615243";
+
+/// A tall, ragged board (38 jewels).
+const TALL: &str = "\n\
+    2.....\n\
+    5.....\n\
+    1..4..\n\
+    3.162.\n\
+    64515.\n\
+    231264\n\
+    425143\n\
+    153625\n\
+    362451\n\
+    516342";
+
+fn boards() -> [(&'static str, Board); 3] {
+    [
+        ("empty", Board::empty()),
+        ("mid", Board::from_text(MID).expect("bench board")),
+        ("tall", Board::from_text(TALL).expect("bench board")),
+    ]
+}
+
+fn lock_and_resolve(c: &mut Criterion) {
+    let chain = Board::from_text("\n..3...\n3355..").expect("bench board");
+    let mid = Board::from_text(MID).expect("bench board");
+    c.bench_function("lock/no_match", |b| {
+        b.iter(|| {
+            let mut board = black_box(mid);
+            lock(&mut board, Column::new(1, 1, 2), 5)
+        })
+    });
+    c.bench_function("lock/two_step_chain", |b| {
+        b.iter(|| {
+            let mut board = black_box(chain);
+            lock(&mut board, Column::new(1, 2, 5), 4)
+        })
+    });
+}
+
+fn placements(c: &mut Criterion) {
+    for (name, board) in boards() {
+        for speed in [1u8, 63] {
+            c.bench_function(&format!("placements/{name}/speed{speed}"), |b| {
+                b.iter(|| {
+                    reachable(
+                        black_box(&board),
+                        SpawnState::spawn(speed),
+                        InputModel::FAST,
+                    )
+                })
+            });
+        }
+    }
+}
+
+fn decisions(c: &mut Criterion) {
+    for ai in ["simple", "smart", "deep"] {
+        let mut strategy = strategy_by_name(ai, &Weights::PUBLISHED).expect("known strategy");
+        strategy.set_budget(None);
+        for (name, board) in boards() {
+            c.bench_function(&format!("decide/{ai}/{name}"), |b| {
+                b.iter(|| {
+                    strategy.decide(
+                        black_box(&board),
+                        Column::new(1, 2, 3),
+                        Some(Column::new(4, 5, 6)),
+                        SpawnState::default(),
+                        InputModel::FAST,
+                    )
+                })
+            });
+        }
+    }
+}
+
+fn simulator(c: &mut Criterion) {
+    let mut group = c.benchmark_group("sim");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(1000));
+    let mut smart = strategy_by_name("smart", &Weights::PUBLISHED).expect("known strategy");
+    group.bench_function("smart_1000_columns", |b| {
+        b.iter(|| {
+            let mut stats = Stats::default();
+            play(
+                smart.as_mut(),
+                7,
+                1000,
+                GameConfig::default(),
+                &mut stats,
+                |_| {},
+            );
+            stats.jewel_sum
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, lock_and_resolve, placements, decisions, simulator);
+criterion_main!(benches);

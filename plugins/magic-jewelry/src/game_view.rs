@@ -9,7 +9,6 @@ use crate::memory_map::{self as map, COLUMNS, HIDDEN_ROWS, ROWS, VISIBLE_ROWS};
 use jewelbot_plugin::Ram;
 use std::fmt;
 
-
 /// The clear-animation timer's value when jewels have just matched.
 pub const CLEAR_TIMER_START: u8 = 17;
 

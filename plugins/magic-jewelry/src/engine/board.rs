@@ -175,9 +175,10 @@ impl Board {
         let mut board = Self::empty();
         for x in 0..WIDTH {
             let mut seen_empty_below = false;
-            for i in 0..ROWS {
+            // From the floor up.
+            for (i, line) in grid.iter().rev().enumerate() {
                 let row = row_of_index(i);
-                let value = grid[ROWS - 1 - i][x];
+                let value = line[x];
                 if value == EMPTY {
                     seen_empty_below = true;
                     continue;
@@ -297,7 +298,11 @@ impl Board {
     pub(crate) fn colour_mask(&self, colour: u8) -> u128 {
         let mut mask = CELLS_MASK;
         for (b, plane) in self.planes.iter().enumerate() {
-            mask &= if colour >> b & 1 == 1 { *plane } else { !*plane };
+            mask &= if colour >> b & 1 == 1 {
+                *plane
+            } else {
+                !*plane
+            };
         }
         mask
     }

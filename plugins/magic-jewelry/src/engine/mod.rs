@@ -45,8 +45,8 @@ pub use eval::{features, Evaluator};
 pub use placement::{reachable, Placement, Placements};
 pub use resolve::{lock, LockError, LockOutcome};
 pub use strategy::{
-    strategy_by_name, Choice, Decision, Deep, DeepConfig, Simple, Smart, Strategy,
-    UnknownStrategy, STRATEGY_NAMES,
+    strategy_by_name, Choice, Decision, Deep, DeepConfig, Simple, Smart, Strategy, UnknownStrategy,
+    STRATEGY_NAMES,
 };
 pub use timing::{InputModel, SpawnState, LEVEL0_FALL_SPEED, SPAWN_X, SPAWN_Y};
 pub use weights::{Weights, WeightsError};

@@ -277,7 +277,11 @@ mod tests {
 
     #[test]
     fn every_path_replays_to_its_placement() {
-        let boards = ["", "......\n..1...\n.222..\n.333.4", "1.....\n2.....\n3.....\n4....5\n5....6\n6....1\n1....2\n2....3\n3....4\n4....5"];
+        let boards = [
+            "",
+            "......\n..1...\n.222..\n.333.4",
+            "1.....\n2.....\n3.....\n4....5\n5....6\n6....1\n1....2\n2....3\n3....4\n4....5",
+        ];
         for text in boards {
             let board = Board::from_text(text).unwrap();
             for speed in [1, 2, 5, 20, 63] {
@@ -286,7 +290,11 @@ mod tests {
                     let found = reachable(&board, start, input);
                     for (i, p) in found.as_slice().iter().enumerate() {
                         let got = replay(&board, start, &found.path(i), found.finish());
-                        assert_eq!(got, (p.x, p.rotations, p.y), "{text} speed {speed} {input:?}");
+                        assert_eq!(
+                            got,
+                            (p.x, p.rotations, p.y),
+                            "{text} speed {speed} {input:?}"
+                        );
                     }
                 }
             }
@@ -319,8 +327,12 @@ mod tests {
         }
         // Towers of 12 either side of the spawn at speed 2: a step aside locks at once.
         let towers = wall.replace("..1...", "..1.1.").replace("..2...", "..2.2.");
-        let towers = towers.replace("..3...", "..3.3.").replace("..4...", "..4.4.");
-        let towers = towers.replace("..5...", "..5.5.").replace("..6...", "..6.6.");
+        let towers = towers
+            .replace("..3...", "..3.3.")
+            .replace("..4...", "..4.4.");
+        let towers = towers
+            .replace("..5...", "..5.5.")
+            .replace("..6...", "..6.6.");
         assert_eq!(count(&towers, 2, fast), 5);
         assert_eq!(count(&towers, 20, fast), 18);
     }

@@ -1,7 +1,7 @@
 //! Locking a column and everything that follows: matches, gravity, chains, wild columns and
 //! game over.
 
-use super::board::{bit, Board, Column, HIDDEN_MASK, ROWS, STRIDE, WIDTH};
+use super::board::{Board, Column, HIDDEN_MASK, ROWS, STRIDE, WIDTH};
 
 /// Shifts between a cell and its neighbour: vertical, horizontal, both diagonals.
 pub(crate) const DIRECTIONS: [u32; 4] = [1, STRIDE, STRIDE + 1, STRIDE - 1];
@@ -125,7 +125,7 @@ pub(crate) fn lock_unchecked(board: &mut Board, column: Column, x: usize) -> Loc
 /// True when the cell at (x, i) is inside the board (for tests of the bit layout).
 #[cfg(test)]
 pub(crate) fn in_board(x: usize, i: usize) -> bool {
-    x < WIDTH && i < ROWS && bit(x, i) != 0
+    x < WIDTH && i < ROWS && super::board::bit(x, i) != 0
 }
 
 #[cfg(test)]
@@ -237,7 +237,8 @@ mod tests {
 
     #[test]
     fn game_over_when_jewel_stays_hidden() {
-        let stack = "1.....\n2.....\n1.....\n2.....\n1.....\n2.....\n1.....\n2.....\n1.....\n2.....";
+        let stack =
+            "1.....\n2.....\n1.....\n2.....\n1.....\n2.....\n1.....\n2.....\n1.....\n2.....";
         // 11 jewels: a column locks with its top in row -1.
         let (b, o) = locked(&format!("{stack}\n1....."), [3, 4, 5], 0);
         assert_eq!(b.height(0), 14);
@@ -263,9 +264,18 @@ mod tests {
     #[test]
     fn refuses_bad_locks() {
         let mut b = Board::empty();
-        assert_eq!(lock(&mut b, Column([1, 2, 3]), 6), Err(LockError::OutOfRange(6)));
-        assert_eq!(lock(&mut b, Column([1, 0, 3]), 1), Err(LockError::InvalidColumn));
-        assert_eq!(lock(&mut b, Column([1, 7, 3]), 1), Err(LockError::InvalidColumn));
+        assert_eq!(
+            lock(&mut b, Column([1, 2, 3]), 6),
+            Err(LockError::OutOfRange(6))
+        );
+        assert_eq!(
+            lock(&mut b, Column([1, 0, 3]), 1),
+            Err(LockError::InvalidColumn)
+        );
+        assert_eq!(
+            lock(&mut b, Column([1, 7, 3]), 1),
+            Err(LockError::InvalidColumn)
+        );
         assert_eq!(b.get(12, 1), EMPTY);
     }
 }

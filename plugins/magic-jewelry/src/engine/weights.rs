@@ -3,8 +3,10 @@
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// Number of weights (and evaluation features).
-pub const WEIGHT_COUNT: usize = 10;
+/// Number of weights: the board features, then the search's interim-jewels weight.
+pub const WEIGHT_COUNT: usize = 11;
+/// Number of board features (the first weights).
+pub const FEATURE_COUNT: usize = 10;
 
 /// Feature names, in [`Weights::to_vector`] order.
 pub const WEIGHT_NAMES: [&str; WEIGHT_COUNT] = [
@@ -18,10 +20,11 @@ pub const WEIGHT_NAMES: [&str; WEIGHT_COUNT] = [
     "spawn_distance",
     "danger",
     "bumpiness",
+    "interim_jewels",
 ];
 
-/// How much each normalised feature counts. Pair counts add to the score; jewels, edge,
-/// spawn distance, danger and bumpiness subtract from it. Extra features absent from a file
+/// How much each normalised feature counts. Pair counts add to the score; jewels, edge, spawn
+/// distance, danger and bumpiness subtract from it. Extra features absent from a file
 /// default to 0, so the reference's files load unchanged.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -40,7 +43,14 @@ pub struct Weights {
     /// Height differences between neighbouring columns.
     #[serde(default)]
     pub bumpiness: f64,
+    /// Jewels on the boards between now and the searched one (after the current column, and
+    /// for `deep` after the next): what is on the board in the meantime counts too, as in the
+    /// mean the game is judged by.
+    #[serde(default)]
+    pub interim_jewels: f64,
 }
+
+const TRAINED_JSON: &str = include_str!("../../weights/deep-cem.json");
 
 /// Why a weights file could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -73,7 +83,15 @@ impl Weights {
         spawn_distance: 1.6,
         danger: 0.0,
         bumpiness: 0.0,
+        interim_jewels: 0.0,
     };
+
+    /// The committed trained weights (`weights/deep-cem.json`, trained for `deep`; see the
+    /// README there).
+    pub fn trained() -> Self {
+        // The file is checked by a test, so the fallback never happens in a tested build.
+        Self::from_json(TRAINED_JSON).unwrap_or(Self::PUBLISHED)
+    }
 
     pub fn to_vector(&self) -> [f64; WEIGHT_COUNT] {
         let a = self.adjacent;
@@ -88,6 +106,7 @@ impl Weights {
             self.spawn_distance,
             self.danger,
             self.bumpiness,
+            self.interim_jewels,
         ]
     }
 
@@ -99,6 +118,7 @@ impl Weights {
             spawn_distance: v[7],
             danger: v[8],
             bumpiness: v[9],
+            interim_jewels: v[10],
         }
     }
 
@@ -166,15 +186,36 @@ mod tests {
         assert_eq!(Weights::from_json(&w.to_json()).unwrap(), w);
         let short = r#"{"adjacent":[1,2,3,4,5],"jewels":6,"edge":7,"spawn_distance":8}"#;
         let loaded = Weights::from_json(short).unwrap();
-        assert_eq!(loaded.to_vector(), [1., 2., 3., 4., 5., 6., 7., 8., 0., 0.]);
+        assert_eq!(
+            loaded.to_vector(),
+            [1., 2., 3., 4., 5., 6., 7., 8., 0., 0., 0.]
+        );
         assert_eq!(Weights::from_vector(loaded.to_vector()), loaded);
     }
 
     #[test]
+    fn committed_files_load() {
+        let published = include_str!("../../weights/published.json");
+        assert_eq!(Weights::from_json(published).unwrap(), Weights::PUBLISHED);
+        assert_eq!(
+            Weights::trained(),
+            Weights::from_json(TRAINED_JSON).unwrap()
+        );
+        assert_ne!(Weights::trained(), Weights::PUBLISHED);
+        let start = include_str!("../../weights/start-deep.json");
+        assert_eq!(Weights::from_json(start).unwrap().interim_jewels, 20.0);
+    }
+
+    #[test]
     fn bad_files_are_errors() {
-        assert!(matches!(Weights::from_json("{"), Err(WeightsError::Parse { .. })));
         assert!(matches!(
-            Weights::from_json(r#"{"adjacent":[1,2,3,4,5],"jewels":6,"edge":7,"spawn_distance":8,"bogus":1}"#),
+            Weights::from_json("{"),
+            Err(WeightsError::Parse { .. })
+        ));
+        assert!(matches!(
+            Weights::from_json(
+                r#"{"adjacent":[1,2,3,4,5],"jewels":6,"edge":7,"spawn_distance":8,"bogus":1}"#
+            ),
             Err(WeightsError::Parse { .. })
         ));
         assert!(matches!(

@@ -55,9 +55,8 @@ pub fn play(
             stats.wild_columns += 1;
         }
         let was_empty = board.is_empty();
-        let outcome = choice.and_then(|c| {
-            lock(&mut board, current.rotated(c.rotations), c.x as usize).ok()
-        });
+        let outcome =
+            choice.and_then(|c| lock(&mut board, current.rotated(c.rotations), c.x as usize).ok());
         match outcome {
             Some(outcome) => {
                 stats.record(board.jewels(), outcome.chains, outcome.removed);
@@ -108,10 +107,22 @@ mod tests {
         // Fixed seeds: any change to the rules, search or evaluation shows here.
         let mut smart = strategy_by_name("smart", &Weights::PUBLISHED).unwrap();
         let mut stats = Stats::default();
-        play(smart.as_mut(), 1, 2000, GameConfig::default(), &mut stats, |_| {});
+        play(
+            smart.as_mut(),
+            1,
+            2000,
+            GameConfig::default(),
+            &mut stats,
+            |_| {},
+        );
         assert_eq!(stats.columns, 2000);
         assert_eq!(stats.game_overs, 0);
-        let pinned = (stats.jewel_sum, stats.max_jewels, stats.removed, stats.clears);
+        let pinned = (
+            stats.jewel_sum,
+            stats.max_jewels,
+            stats.removed,
+            stats.clears,
+        );
         assert_eq!(pinned, (22649, 28, 5997, 0), "{stats:?}");
     }
 

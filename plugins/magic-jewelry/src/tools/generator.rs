@@ -66,9 +66,15 @@ mod tests {
             }
         }
         assert_eq!(counts[0], 0);
-        assert!(counts[1..].iter().all(|&n| (2700..3300).contains(&n)), "{counts:?}");
+        assert!(
+            counts[1..].iter().all(|&n| (2700..3300).contains(&n)),
+            "{counts:?}"
+        );
         // Pinned so a change of generator is noticed.
-        assert_eq!(ColumnGenerator::new(1, None).next_column(), Column([4, 3, 6]));
+        assert_eq!(
+            ColumnGenerator::new(1, None).next_column(),
+            Column([4, 3, 6])
+        );
     }
 
     #[test]

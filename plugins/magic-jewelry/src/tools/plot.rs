@@ -18,13 +18,33 @@ const SIZE: (u32, u32) = (900, 600);
 pub fn fill_plots(report: &Report, dir: &Path) -> anyhow::Result<()> {
     let err = |e: String| anyhow!("plot: {e}");
     let svg = dir.join("fill.svg");
-    fill_chart(&SVGBackend::new(&svg, SIZE).into_drawing_area(), report, true).map_err(err)?;
+    fill_chart(
+        &SVGBackend::new(&svg, SIZE).into_drawing_area(),
+        report,
+        true,
+    )
+    .map_err(err)?;
     let png = dir.join("fill.png");
-    fill_chart(&BitMapBackend::new(&png, SIZE).into_drawing_area(), report, false).map_err(err)?;
+    fill_chart(
+        &BitMapBackend::new(&png, SIZE).into_drawing_area(),
+        report,
+        false,
+    )
+    .map_err(err)?;
     let svg = dir.join("log10.svg");
-    log_chart(&SVGBackend::new(&svg, SIZE).into_drawing_area(), report, true).map_err(err)?;
+    log_chart(
+        &SVGBackend::new(&svg, SIZE).into_drawing_area(),
+        report,
+        true,
+    )
+    .map_err(err)?;
     let png = dir.join("log10.png");
-    log_chart(&BitMapBackend::new(&png, SIZE).into_drawing_area(), report, false).map_err(err)?;
+    log_chart(
+        &BitMapBackend::new(&png, SIZE).into_drawing_area(),
+        report,
+        false,
+    )
+    .map_err(err)?;
     Ok(())
 }
 
@@ -140,10 +160,11 @@ fn log_chart<DB: DrawingBackend>(
     Ok(())
 }
 
-type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<
-    plotters::coord::types::RangedCoordf64,
-    plotters::coord::types::RangedCoordf64,
->>;
+type Chart<'a, DB> = ChartContext<
+    'a,
+    DB,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
 
 /// Grid lines without labels (for the text-free PNG).
 fn grid<DB: DrawingBackend>(

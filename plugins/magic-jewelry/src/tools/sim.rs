@@ -18,7 +18,7 @@ pub const CHUNK_COLUMNS: u64 = 250_000;
 /// Options of `sim`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
-    /// Strategy: simple, smart, deep or deep:K:S (NAME@FILE for weights from a file).
+    /// Strategy: simple, smart, deep or deep:K:S[:M] (NAME@FILE for weights from a file).
     #[arg(long, default_value = "smart")]
     pub ai: String,
     /// Columns to play.
@@ -118,7 +118,9 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
                 let columns = CHUNK_COLUMNS.min(args.columns - chunk * CHUNK_COLUMNS);
                 let mut stats = Stats::default();
                 let seed = mix_seed(args.seed, chunk);
-                play(strategy.as_mut(), seed, columns, config, &mut stats, |n| bar.inc(n));
+                play(strategy.as_mut(), seed, columns, config, &mut stats, |n| {
+                    bar.inc(n)
+                });
                 Ok(stats)
             })
             .try_reduce(Stats::default, |mut a, b| {
@@ -254,11 +256,22 @@ mod tests {
             ..Args::default()
         };
         let a = simulate(&args).unwrap();
-        let b = simulate(&Args { threads: 1, ..args.clone() }).unwrap();
+        let b = simulate(&Args {
+            threads: 1,
+            ..args.clone()
+        })
+        .unwrap();
         assert_eq!(a.stats.fill, b.stats.fill);
         assert_eq!(a.stats.columns, 3000);
         write_outputs(&a, &dir).unwrap();
-        for file in ["histogram.csv", "report.json", "fill.svg", "fill.png", "log10.svg", "log10.png"] {
+        for file in [
+            "histogram.csv",
+            "report.json",
+            "fill.svg",
+            "fill.png",
+            "log10.svg",
+            "log10.png",
+        ] {
             assert!(dir.join(file).metadata().unwrap().len() > 100, "{file}");
         }
         let text = summary(&a);

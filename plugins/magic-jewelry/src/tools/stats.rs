@@ -135,11 +135,12 @@ pub fn polyfit(xs: &[f64], ys: &[f64], degree: usize) -> Option<Vec<f64>> {
         if a[col][col].abs() < 1e-12 {
             return None;
         }
-        for r in 0..n {
+        let pivot_row = a[col].clone();
+        for (r, row) in a.iter_mut().enumerate() {
             if r != col {
-                let f = a[r][col] / a[col][col];
-                for c in col..=n {
-                    a[r][c] -= f * a[col][c];
+                let f = row[col] / pivot_row[col];
+                for (v, p) in row.iter_mut().zip(&pivot_row).skip(col) {
+                    *v -= f * p;
                 }
             }
         }
@@ -207,14 +208,22 @@ mod tests {
         let xs: Vec<f64> = (0..10).map(f64::from).collect();
         let ys: Vec<f64> = xs.iter().map(|x| 1.0 - 2.0 * x + 0.5 * x * x).collect();
         let c = polyfit(&xs, &ys, 2).unwrap();
-        assert!((c[0] - 1.0).abs() < 1e-9 && (c[1] + 2.0).abs() < 1e-9 && (c[2] - 0.5).abs() < 1e-9);
+        assert!(
+            (c[0] - 1.0).abs() < 1e-9 && (c[1] + 2.0).abs() < 1e-9 && (c[2] - 0.5).abs() < 1e-9
+        );
         assert!((polyval(&c, 3.0) - (1.0 - 6.0 + 4.5)).abs() < 1e-9);
     }
 
     #[test]
     fn tail_fit_of_a_geometric_tail() {
         let mut s = Stats::default();
-        for (n, count) in [(5u32, 1_000_000u64), (6, 100_000), (7, 10_000), (8, 1_000), (9, 100)] {
+        for (n, count) in [
+            (5u32, 1_000_000u64),
+            (6, 100_000),
+            (7, 10_000),
+            (8, 1_000),
+            (9, 100),
+        ] {
             for _ in 0..count {
                 s.record(n, 0, 0);
             }

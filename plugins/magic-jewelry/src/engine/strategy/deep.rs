@@ -4,7 +4,7 @@
 use super::{for_each_result, next_spawn, Choice, Strategy, LOSS};
 use crate::engine::board::{Board, Column, COLOURS};
 use crate::engine::eval::Evaluator;
-use crate::engine::placement::{reachable, Placement};
+use crate::engine::placement::{reachable, Placement, MAX_PLACEMENTS};
 use crate::engine::timing::{InputModel, SpawnState};
 use crate::engine::weights::Weights;
 use rand::{Rng, SeedableRng};
@@ -16,6 +16,9 @@ use std::time::{Duration, Instant};
 pub struct DeepConfig {
     /// Boards after current + next that get the look-ahead (the best by static score).
     pub candidates: usize,
+    /// At most this many of those boards share the same first placement, so the look-ahead
+    /// compares different moves rather than variations of one.
+    pub per_first: usize,
     /// Colour triples sampled for the column after next (the same ones for every candidate,
     /// so the comparison between candidates is fair).
     pub samples: usize,
@@ -30,6 +33,7 @@ impl Default for DeepConfig {
     fn default() -> Self {
         Self {
             candidates: 6,
+            per_first: 6,
             samples: 12,
             budget: Some(Duration::from_micros(1800)),
             seed: 0x6a65_7765_6c73,
@@ -42,6 +46,8 @@ struct Candidate {
     first: Placement,
     board: Board,
     score: f64,
+    /// Interim-jewels cost of the boards on the way (after the current and the next column).
+    interim: f64,
     /// The next column cannot be placed: nothing to look ahead at.
     terminal: bool,
 }
@@ -130,18 +136,21 @@ impl Strategy for Deep {
                     first: *p,
                     board: *after,
                     score: evaluator.score(after),
+                    interim: 0.0,
                     terminal: false,
                 });
                 return;
             };
             let second = reachable(after, spawn, input);
             let before = pool.len();
+            let first_cost = evaluator.interim_cost(after);
             for_each_result(after, next, &second, |_, last, outcome| {
                 if !outcome.game_over {
                     pool.push(Candidate {
                         first: *p,
                         board: *last,
-                        score: evaluator.score(last),
+                        score: evaluator.score(last) - first_cost,
+                        interim: first_cost + evaluator.interim_cost(last),
                         terminal: false,
                     });
                 }
@@ -151,6 +160,7 @@ impl Strategy for Deep {
                     first: *p,
                     board: *after,
                     score: LOSS + evaluator.score(after),
+                    interim: 0.0,
                     terminal: true,
                 });
             }
@@ -158,13 +168,24 @@ impl Strategy for Deep {
         if pool.is_empty() {
             return fallback;
         }
-        let k = self.config.candidates.clamp(1, pool.len());
-        let by_score = |a: &Candidate, b: &Candidate| b.score.total_cmp(&a.score);
-        if k < pool.len() {
-            pool.select_nth_unstable_by(k - 1, by_score);
-            pool.truncate(k);
+        pool.sort_by(|a, b| b.score.total_cmp(&a.score));
+        // Keep the best boards, at most `per_first` for any one first placement.
+        let per_first = self.config.per_first.max(1);
+        let mut taken = [0usize; MAX_PLACEMENTS];
+        let mut kept = 0;
+        for i in 0..pool.len() {
+            if kept == self.config.candidates.max(1) {
+                break;
+            }
+            let first = pool[i].first;
+            let slot = first.x as usize * 3 + first.rotations as usize;
+            if taken[slot] < per_first {
+                taken[slot] += 1;
+                pool.swap(kept, i);
+                kept += 1;
+            }
         }
-        pool.sort_by(by_score);
+        pool.truncate(kept);
         self.triples.clear();
         for _ in 0..self.config.samples.max(1) {
             let mut jewels = [0u8; 3];
@@ -183,7 +204,7 @@ impl Strategy for Deep {
             let value = if candidate.terminal || next.is_none() {
                 candidate.score
             } else {
-                self.expectation(&candidate.board, after_next, input)
+                self.expectation(&candidate.board, after_next, input) - candidate.interim
             };
             if best.is_none_or(|b| value > b.score) {
                 best = Some(Choice {

@@ -99,11 +99,14 @@ pub trait Strategy: Send {
 
 /// An unknown strategy name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown strategy {0:?}: expected simple, smart, deep or deep:CANDIDATES:SAMPLES")]
+#[error(
+    "unknown strategy {0:?}: expected simple, smart, deep or deep:CANDIDATES:SAMPLES[:PER_FIRST]"
+)]
 pub struct UnknownStrategy(pub String);
 
 /// Builds a strategy from its name: `simple`, `smart`, `deep` (or `deep:K:S` for K candidate
-/// boards and S sampled columns after next).
+/// boards and S sampled columns after next, `deep:K:S:M` with at most M candidates sharing a
+/// first placement).
 pub fn strategy_by_name(
     name: &str,
     weights: &Weights,
@@ -115,15 +118,22 @@ pub fn strategy_by_name(
         "deep" => Ok(Box::new(Deep::new(weights, DeepConfig::default()))),
         _ => {
             let rest = name.strip_prefix("deep:").ok_or_else(unknown)?;
-            let (k, s) = rest.split_once(':').ok_or_else(unknown)?;
-            let candidates: usize = k.parse().map_err(|_| unknown())?;
-            let samples: usize = s.parse().map_err(|_| unknown())?;
-            if candidates == 0 || samples == 0 {
+            let numbers: Vec<usize> = rest
+                .split(':')
+                .map(|n| n.parse().map_err(|_| unknown()))
+                .collect::<Result<_, _>>()?;
+            let (candidates, samples, per_first) = match numbers[..] {
+                [k, s] => (k, s, DeepConfig::default().per_first),
+                [k, s, m] => (k, s, m),
+                _ => return Err(unknown()),
+            };
+            if candidates == 0 || samples == 0 || per_first == 0 {
                 return Err(unknown());
             }
             let config = DeepConfig {
                 candidates,
                 samples,
+                per_first,
                 ..DeepConfig::default()
             };
             Ok(Box::new(Deep::new(weights, config)))
@@ -206,10 +216,26 @@ mod tests {
     #[test]
     fn names() {
         for name in STRATEGY_NAMES {
-            assert_eq!(strategy_by_name(name, &Weights::PUBLISHED).unwrap().name(), name);
+            assert_eq!(
+                strategy_by_name(name, &Weights::PUBLISHED).unwrap().name(),
+                name
+            );
         }
-        assert_eq!(strategy_by_name("deep:3:5", &Weights::PUBLISHED).unwrap().name(), "deep");
-        for bad in ["clever", "deep:", "deep:0:3", "deep:x:1"] {
+        assert_eq!(
+            strategy_by_name("deep:3:5", &Weights::PUBLISHED)
+                .unwrap()
+                .name(),
+            "deep"
+        );
+        assert!(strategy_by_name("deep:3:5:1", &Weights::PUBLISHED).is_ok());
+        for bad in [
+            "clever",
+            "deep:",
+            "deep:0:3",
+            "deep:x:1",
+            "deep:1:2:3:4",
+            "deep:2:2:0",
+        ] {
             assert!(strategy_by_name(bad, &Weights::PUBLISHED).is_err(), "{bad}");
         }
     }

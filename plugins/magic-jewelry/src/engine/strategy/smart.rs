@@ -49,7 +49,7 @@ impl Strategy for Smart {
                             // The next column loses everywhere: still prefer the better board.
                             LOSS + evaluator.score(after)
                         } else {
-                            second
+                            second - evaluator.interim_cost(after)
                         }
                     }
                     None => evaluator.score(after),
