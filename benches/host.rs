@@ -8,12 +8,11 @@
 //! their ratio. Run with `cargo bench --bench host`.
 
 use jewelbot::cartridge;
-use jewelbot::session::{Session, SessionConfig};
-use jewelbot_plugin::{Buttons, Plugin};
+use jewelbot::session::{press, Session, SessionConfig};
+use jewelbot_plugin::Plugin;
 use magic_jewelry::engine::Weights;
 use magic_jewelry::plugin::{MagicJewelryPlugin, Mode};
 use std::time::Instant;
-use tetanes_core::input::JoypadBtn;
 use tetanes_core::prelude::*;
 use tetanes_core::video::VideoFilter;
 
@@ -50,22 +49,6 @@ fn bare_deck(session: &Session) -> ControlDeck {
 fn sync(deck: &mut ControlDeck, state: &[u8]) {
     deck.deserialize_state(&state[..state.len() - 8])
         .expect("same console");
-}
-
-fn press(deck: &mut ControlDeck, buttons: Buttons) {
-    let pad = deck.joypad_mut(Player::One);
-    for (button, key) in [
-        (Buttons::A, JoypadBtn::A),
-        (Buttons::B, JoypadBtn::B),
-        (Buttons::SELECT, JoypadBtn::Select),
-        (Buttons::START, JoypadBtn::Start),
-        (Buttons::UP, JoypadBtn::Up),
-        (Buttons::DOWN, JoypadBtn::Down),
-        (Buttons::LEFT, JoypadBtn::Left),
-        (Buttons::RIGHT, JoypadBtn::Right),
-    ] {
-        pad.set_button(key, buttons.contains(button));
-    }
 }
 
 fn median(mut values: Vec<f64>) -> f64 {

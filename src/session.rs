@@ -134,19 +134,7 @@ impl Session {
     }
 
     fn set_pad(&mut self, buttons: Buttons) {
-        let pad = self.deck.joypad_mut(Player::One);
-        for (button, key) in [
-            (Buttons::A, JoypadBtn::A),
-            (Buttons::B, JoypadBtn::B),
-            (Buttons::SELECT, JoypadBtn::Select),
-            (Buttons::START, JoypadBtn::Start),
-            (Buttons::UP, JoypadBtn::Up),
-            (Buttons::DOWN, JoypadBtn::Down),
-            (Buttons::LEFT, JoypadBtn::Left),
-            (Buttons::RIGHT, JoypadBtn::Right),
-        ] {
-            pad.set_button(key, buttons.contains(button));
-        }
+        press(&mut self.deck, buttons);
     }
 
     /// tetanes-core keeps cycling a jammed CPU without an error; a frontend must notice.
@@ -284,6 +272,26 @@ impl Session {
         let state = std::fs::read(path)
             .map_err(|e| SessionError::State(format!("reading {}: {e}", path.display())))?;
         self.load_state(&state)
+    }
+}
+
+/// The NES buttons and the emulator's names for them.
+const PAD: [(Buttons, JoypadBtn); 8] = [
+    (Buttons::A, JoypadBtn::A),
+    (Buttons::B, JoypadBtn::B),
+    (Buttons::SELECT, JoypadBtn::Select),
+    (Buttons::START, JoypadBtn::Start),
+    (Buttons::UP, JoypadBtn::Up),
+    (Buttons::DOWN, JoypadBtn::Down),
+    (Buttons::LEFT, JoypadBtn::Left),
+    (Buttons::RIGHT, JoypadBtn::Right),
+];
+
+/// Holds exactly `buttons` on controller 1 of `deck` (for drivers of a bare deck too).
+pub fn press(deck: &mut ControlDeck, buttons: Buttons) {
+    let pad = deck.joypad_mut(Player::One);
+    for (button, key) in PAD {
+        pad.set_button(key, buttons.contains(button));
     }
 }
 
