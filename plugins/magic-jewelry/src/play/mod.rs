@@ -16,6 +16,9 @@ use tracker::Events;
 
 /// Frames between two presses of Start on the title or game-over screen.
 const START_INTERVAL: u32 = 30;
+/// Frames without a column to steer after which the game is taken to be waiting for Start
+/// (a title or game-over screen the RAM map cannot tell apart, or a pause).
+const STUCK_FRAMES: u32 = 300;
 /// Re-plans of one column before the player gives up on it and lets it fall.
 const MAX_REPLANS: u32 = 8;
 
@@ -87,6 +90,8 @@ pub struct Player {
     replans: u32,
     injector: Injector,
     start_timer: u32,
+    /// Frames since a column was last under control.
+    idle_frames: u32,
     stats: PlayerStats,
 }
 
@@ -99,6 +104,7 @@ impl Player {
             replans: 0,
             injector: Injector::default(),
             start_timer: 0,
+            idle_frames: 0,
             stats: PlayerStats::default(),
         }
     }
@@ -150,13 +156,26 @@ impl Player {
                 self.plan = None;
                 self.press_start_now_and_then()
             }
-            Phase::Clearing | Phase::WaitingForSpawn => {
-                // Stay off the controller: nothing to steer.
+            Phase::Clearing => {
+                // Stay off the controller during the clear animation.
                 self.plan = None;
+                self.idle_frames = 0;
                 Buttons::NONE
+            }
+            Phase::WaitingForSpawn => {
+                // Nothing to steer, unless nothing has happened for so long that the game
+                // must be waiting for Start.
+                self.plan = None;
+                self.idle_frames = self.idle_frames.saturating_add(1);
+                if self.idle_frames > STUCK_FRAMES {
+                    self.press_start_now_and_then()
+                } else {
+                    Buttons::NONE
+                }
             }
             Phase::Falling => {
                 self.start_timer = 0;
+                self.idle_frames = 0;
                 if events.spawned {
                     self.plan = None;
                     self.replans = 0;
@@ -229,5 +248,48 @@ impl Player {
         self.stats.decision_time += decision.elapsed;
         self.stats.max_decision_time = self.stats.max_decision_time.max(decision.elapsed);
         Some(Plan::new(&decision, jewels))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory_map as map;
+
+    fn view(clear_timer: u8) -> GameView {
+        let mut ram = [0u8; 0x800];
+        ram[map::FALL_SPEED as usize] = 63;
+        ram[map::CURRENT_COLUMN as usize..][..3].copy_from_slice(&[1, 2, 3]);
+        ram[map::NEXT_COLUMN as usize..][..3].copy_from_slice(&[4, 5, 6]);
+        ram[map::CLEAR_TIMER as usize] = clear_timer;
+        GameView::decode(&ram).expect("consistent")
+    }
+
+    fn presses_of_start(player: &mut Player, view: &GameView, frames: u32) -> usize {
+        (0..frames)
+            .filter(|_| player.on_frame(view, Events::default()) == Buttons::START)
+            .count()
+    }
+
+    #[test]
+    fn long_clear_animations_never_get_a_start_press() {
+        let mut player = Player::with_strategy_name("simple", &Weights::default(), Mode::Fast)
+            .expect("simple exists");
+        let clearing = view(10);
+        assert_eq!(clearing.phase, Phase::Clearing);
+        assert_eq!(presses_of_start(&mut player, &clearing, 2000), 0);
+    }
+
+    #[test]
+    fn a_game_that_stops_spawning_gets_start_pressed() {
+        let mut player = Player::with_strategy_name("simple", &Weights::default(), Mode::Fast)
+            .expect("simple exists");
+        let waiting = view(0);
+        assert_eq!(waiting.phase, Phase::WaitingForSpawn);
+        assert_eq!(presses_of_start(&mut player, &waiting, STUCK_FRAMES), 0);
+        assert_eq!(
+            presses_of_start(&mut player, &waiting, 10 * START_INTERVAL),
+            10
+        );
     }
 }
