@@ -28,18 +28,28 @@ impl Grid {
         grid
     }
 
-    /// Cell at (row -2..=12, column 0..=5); `None` outside the playfield.
-    pub fn get(&self, row: i8, column: usize) -> Option<u8> {
-        let index = usize::try_from(row + HIDDEN_ROWS as i8).ok()?;
-        self.0.get(index)?.get(column).copied()
+    /// Cell at (row -2..=12, column 0..=5); empty outside the playfield.
+    pub fn get(&self, row: i8, column: usize) -> u8 {
+        usize::try_from(row + HIDDEN_ROWS as i8)
+            .ok()
+            .and_then(|index| self.0.get(index))
+            .and_then(|cells| cells.get(column))
+            .copied()
+            .unwrap_or(EMPTY)
     }
 
-    fn set(&mut self, row: i8, column: usize, value: u8) {
+    /// Sets a cell; writes outside the playfield are ignored.
+    pub fn set(&mut self, row: i8, column: usize, value: u8) {
         if let Ok(index) = usize::try_from(row + HIDDEN_ROWS as i8) {
             if let Some(cell) = self.0.get_mut(index).and_then(|r| r.get_mut(column)) {
                 *cell = value;
             }
         }
+    }
+
+    /// Jewels in every row, hidden ones included.
+    pub fn jewels(&self) -> usize {
+        self.0.iter().flatten().filter(|&&c| c != EMPTY).count()
     }
 
     /// Jewels in the visible rows.
@@ -223,7 +233,7 @@ impl GameView {
         let mut board = raw;
         if let Some(column) = falling {
             for (i, row) in (column.y as i8 - 2..=column.y as i8).enumerate() {
-                debug_assert_eq!(board.get(row, column.x as usize), Some(column.jewels[i]));
+                debug_assert_eq!(board.get(row, column.x as usize), column.jewels[i]);
                 board.set(row, column.x as usize, EMPTY);
             }
         }
@@ -276,7 +286,7 @@ fn jewels_at(ram: &Ram, address: u16) -> Jewels {
 fn column_drawn(raw: &Grid, column: &FallingColumn) -> bool {
     (column.y as i8 - 2..=column.y as i8)
         .zip(column.jewels)
-        .all(|(row, jewel)| raw.get(row, column.x as usize) == Some(jewel))
+        .all(|(row, jewel)| raw.get(row, column.x as usize) == jewel)
 }
 
 fn check_playfield(ram: &Ram, raw: &Grid, problems: &mut Vec<Problem>) {
@@ -346,8 +356,8 @@ mod tests {
             })
         );
         assert_eq!(view.board.visible_jewels(), 3);
-        assert_eq!(view.board.get(9, 2), Some(EMPTY));
-        assert_eq!(view.board.get(10, 2), Some(6));
+        assert_eq!(view.board.get(9, 2), EMPTY);
+        assert_eq!(view.board.get(10, 2), 6);
         assert_eq!(Grid::from_ram(&ram).visible_jewels(), 6);
     }
 

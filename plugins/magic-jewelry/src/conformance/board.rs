@@ -1,17 +1,15 @@
 //! Playfields written as text, for setting up scenarios and stating what they expect.
 
-use crate::memory_map::{self as map, COLUMNS, HIDDEN_ROWS, ROWS};
-use jewelbot_plugin::Ram;
+use crate::game_view::{cell_char, Grid};
+use crate::memory_map::{COLUMNS, HIDDEN_ROWS};
 use std::fmt;
 
-/// Three jewels, top to bottom.
-pub type Jewels = [u8; 3];
+pub use crate::game_view::Jewels;
 
-/// Every cell, rows -2..=12 (index 0 is row -2), columns 0..=5.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Board([[u8; COLUMNS]; ROWS]);
+/// The playfield as the scenarios set it up and read it back.
+pub type Board = Grid;
 
-impl Board {
+impl Grid {
     /// Rows given bottom up to row 12: the last string is row 12, the one before row 11...
     /// `.` is empty, `1`-`6` colours, `X` wild.
     pub fn from_rows(rows: &[&str]) -> Self {
@@ -29,50 +27,9 @@ impl Board {
         }
         board
     }
-
-    pub fn from_ram(ram: &Ram) -> Self {
-        let mut board = Self::default();
-        for row in -(HIDDEN_ROWS as i8)..=12 {
-            for column in 0..COLUMNS {
-                board.set(
-                    row,
-                    column,
-                    map::byte(ram, map::cell_address(row, column as u8)),
-                );
-            }
-        }
-        board
-    }
-
-    /// Cell at (row -2..=12, column 0..=5); 0 outside.
-    pub fn get(&self, row: i8, column: usize) -> u8 {
-        usize::try_from(row + HIDDEN_ROWS as i8)
-            .ok()
-            .and_then(|index| self.0.get(index))
-            .and_then(|cells| cells.get(column))
-            .copied()
-            .unwrap_or(0)
-    }
-
-    pub fn set(&mut self, row: i8, column: usize, value: u8) {
-        if let Ok(index) = usize::try_from(row + HIDDEN_ROWS as i8) {
-            if let Some(cell) = self
-                .0
-                .get_mut(index)
-                .and_then(|cells| cells.get_mut(column))
-            {
-                *cell = value;
-            }
-        }
-    }
-
-    /// Non-empty cells, hidden rows included.
-    pub fn jewels(&self) -> usize {
-        self.0.iter().flatten().filter(|&&c| c != 0).count()
-    }
 }
 
-impl fmt::Display for Board {
+impl fmt::Display for Grid {
     /// One line: the rows from the highest non-empty one down, e.g. `[..2... / ..3...]`,
     /// with hidden rows marked.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -87,15 +44,7 @@ impl fmt::Display for Board {
             .iter()
             .enumerate()
             .map(|(i, cells)| {
-                let text: String = cells
-                    .iter()
-                    .map(|&c| match c {
-                        0 => '.',
-                        7 => 'X',
-                        1..=6 => char::from(b'0' + c),
-                        _ => '?',
-                    })
-                    .collect();
+                let text: String = cells.iter().map(|&c| cell_char(c)).collect();
                 if first + i < HIDDEN_ROWS {
                     format!("({text})")
                 } else {
@@ -110,6 +59,7 @@ impl fmt::Display for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::memory_map as map;
 
     #[test]
     fn rows_are_read_bottom_up() {
