@@ -30,7 +30,10 @@
 //!   x, rotations (A/B presses, 0-2), final row and the buttons per frame.
 //! - [`lock`]: locks a column with all consequences and reports a [`LockOutcome`].
 //! - [`reachable`]: every lock result the buttons can reach, with paths.
-//! - [`Weights`]: the evaluation weights (JSON), [`Weights::PUBLISHED`] the reference's.
+//! - [`Weights`]: the evaluation weights (JSON), [`Weights::PUBLISHED`] the reference's,
+//!   [`Weights::trained`] the committed ones trained for `deep` (`weights/README.md`).
+//! - Timing model and its assumptions: [`timing`]. `deep` stops its look-ahead at a time
+//!   budget (1.8 ms by default, [`Strategy::set_budget`]).
 
 pub mod board;
 pub mod eval;
