@@ -1,7 +1,7 @@
-//! Scoring a board: the reference's eight metrics plus two optional ones, each normalised to
+//! Scoring a board: the reference's eight metrics plus optional ones, each normalised to
 //! [0, 1] by its largest possible value on the visible 6 x 13 playfield.
 
-use super::board::{Board, STRIDE, VISIBLE_CELLS, VISIBLE_ROWS, WIDTH};
+use super::board::{Board, CELLS_MASK, COLOURS, STRIDE, VISIBLE_CELLS, VISIBLE_ROWS, WIDTH};
 use super::timing::SPAWN_X;
 use super::weights::{Weights, FEATURE_COUNT};
 
@@ -146,6 +146,122 @@ const DANGER_MAX: f64 = (WIDTH as i32
     * (VISIBLE_ROWS as i32 - DANGER_FROM)) as f64;
 const BUMPINESS_MAX: f64 = ((WIDTH - 1) * VISIBLE_ROWS) as f64;
 
+/// Cells `distance` steps back along `dir` from a valid pair source: the cells whose partner
+/// `distance` steps the other way is on the grid.
+const fn back_masks() -> [[u128; 4]; 2] {
+    let mut masks = [[0; 4]; 2];
+    let mut k = 0;
+    while k < 2 {
+        let mut d = 0;
+        while d < 4 {
+            masks[k][d] = PARTNERS[k][d] << SHIFTS[k][d];
+            d += 1;
+        }
+        k += 1;
+    }
+    masks
+}
+
+const BACKS: [[u128; 4]; 2] = back_masks();
+
+/// The cells a column dropped at `x` onto a stack of `height` jewels fills (visible ones).
+const fn landing_table() -> [[u128; 16]; WIDTH] {
+    let mut table = [[0; 16]; WIDTH];
+    let mut x = 0;
+    while x < WIDTH {
+        let mut h = 0;
+        while h < 16 {
+            let mut r = 0;
+            while r < 3 {
+                if h + r < VISIBLE_ROWS {
+                    table[x][h] |= 1u128 << (STRIDE as usize * x + h + r);
+                }
+                r += 1;
+            }
+            h += 1;
+        }
+        x += 1;
+    }
+    table
+}
+
+const LANDING: [[u128; 16]; WIDTH] = landing_table();
+
+/// Completion spots counted at most (three landing cells in each column, one colour each
+/// counted twice as a generous bound: a cell rarely completes more than two colours).
+const COMPLETIONS_MAX: f64 = (3 * WIDTH * 2) as f64;
+
+/// Completion spots in the landing cells, counted per colour, and how many colours have one.
+///
+/// A spot is an empty landing cell `q` and a colour such that a jewel of that colour at `q`
+/// lines up three with two jewels already there: `q+d, q+2d`, `q-d, q+d` or `q-2d, q-d`
+/// along some direction `d`. Same-colour pairs are found for all colours at once, as in
+/// [`pair_counts`]; the few spots they give are then looked at one by one.
+#[inline(always)]
+pub(crate) fn completions(board: &Board) -> (u32, u32) {
+    let mut landing = 0;
+    for x in 0..WIDTH {
+        landing |= LANDING[x][board.heights[x] as usize];
+    }
+    let [p0, p1, p2] = board.planes;
+    let occ = p0 | p1 | p2;
+    let same =
+        |s: u32| occ & (occ >> s) & !((p0 ^ (p0 >> s)) | (p1 ^ (p1 >> s)) | (p2 ^ (p2 >> s)));
+    // Colours completable at each landing cell, one bit per colour.
+    let mut found = [0u8; WIDTH * STRIDE as usize];
+    let mut spots = 0;
+    let mut colours = 0u8;
+    for d in 0..4 {
+        let (s1, s2) = (SHIFTS[0][d], SHIFTS[1][d]);
+        // Pair sources p: p and p+d, or p and p+2d, hold the same colour.
+        let adjacent = same(s1) & PARTNERS[0][d];
+        let gapped = same(s2) & PARTNERS[1][d];
+        // (spots, distance from the spot back to its pair source, pair source ahead?)
+        let patterns = [
+            (((adjacent & BACKS[0][d]) >> s1) & landing, s1, true),
+            (((adjacent & PARTNERS[1][d]) << s2) & landing, s2, false),
+            ((gapped << s1) & landing, s1, false),
+        ];
+        for (mut cells, offset, ahead) in patterns {
+            while cells != 0 {
+                let q = cells.trailing_zeros();
+                cells &= cells - 1;
+                let p = if ahead { q + offset } else { q - offset };
+                let colour = (p0 >> p & 1) | (p1 >> p & 1) << 1 | (p2 >> p & 1) << 2;
+                let bit = 1u8 << colour;
+                let slot = &mut found[q as usize];
+                if *slot & bit == 0 {
+                    *slot |= bit;
+                    spots += 1;
+                    colours |= bit;
+                }
+            }
+        }
+    }
+    (spots, colours.count_ones())
+}
+
+/// Jewels with no empty cell one or two steps away in any of the 8 directions.
+#[inline(always)]
+pub(crate) fn buried(board: &Board) -> u32 {
+    let occupied = board.occupancy();
+    let empty = !occupied & CELLS_MASK;
+    let mut near = 0;
+    for d in 0..4 {
+        for k in 0..2 {
+            let s = SHIFTS[k][d];
+            near |= ((empty >> s) & PARTNERS[k][d]) | ((empty << s) & BACKS[k][d]);
+        }
+    }
+    (occupied & !near).count_ones()
+}
+
+/// The chance that a uniformly random column holds at least one of `colours` of the six.
+fn chance_of_any(colours: u32) -> f64 {
+    let miss = f64::from(COLOURS as u32 - colours.min(COLOURS as u32)) / f64::from(COLOURS);
+    1.0 - miss * miss * miss
+}
+
 /// Same-colour pair counts at each distance.
 #[inline(always)]
 pub(crate) fn pair_counts(board: &Board) -> [u32; PAIR_DISTANCES] {
@@ -168,26 +284,32 @@ pub(crate) fn pair_counts(board: &Board) -> [u32; PAIR_DISTANCES] {
 /// playfield (see [`SIGNS`] for which are good).
 #[inline]
 pub fn features(board: &Board) -> [f64; FEATURE_COUNT] {
+    features_up_to(board, FEATURE_COUNT)
+}
+
+/// The first `n` features (the rest 0), sparing the cost of the ones whose weight is 0.
+#[inline]
+fn features_up_to(board: &Board, n: usize) -> [f64; FEATURE_COUNT] {
     // Counting bits dominates; the default x86-64 target has no popcnt instruction, so use
     // it when the CPU has it.
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("popcnt") {
             // SAFETY: the CPU supports popcnt, checked just above.
-            return unsafe { features_popcnt(board) };
+            return unsafe { features_popcnt(board, n) };
         }
     }
-    features_portable(board)
+    features_portable(board, n)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-fn features_popcnt(board: &Board) -> [f64; FEATURE_COUNT] {
-    features_portable(board)
+fn features_popcnt(board: &Board, n: usize) -> [f64; FEATURE_COUNT] {
+    features_portable(board, n)
 }
 
 #[inline(always)]
-fn features_portable(board: &Board) -> [f64; FEATURE_COUNT] {
+fn features_portable(board: &Board, n: usize) -> [f64; FEATURE_COUNT] {
     let pairs = pair_counts(board);
     let mut f = [0.0; FEATURE_COUNT];
     for k in 0..PAIR_DISTANCES {
@@ -213,17 +335,30 @@ fn features_portable(board: &Board) -> [f64; FEATURE_COUNT] {
     f[7] = spawn / PREFIX.spawn_max;
     f[8] = f64::from(danger) / DANGER_MAX;
     f[9] = f64::from(bumpiness) / BUMPINESS_MAX;
+    if n > COMPLETION_FEATURES {
+        let (spots, colours) = completions(board);
+        f[10] = (f64::from(spots) / COMPLETIONS_MAX).min(1.0);
+        f[11] = chance_of_any(colours);
+        f[12] = f64::from(buried(board)) / VISIBLE_CELLS as f64;
+    }
     f
 }
 
+/// Index of the first completion feature: boards are scored without them when their weights
+/// are 0.
+const COMPLETION_FEATURES: usize = 10;
+
 /// Which features add to the score (+1) and which subtract (-1).
-pub const SIGNS: [f64; FEATURE_COUNT] = [1.0, 1.0, 1.0, 1.0, 1.0, -1.0, -1.0, -1.0, -1.0, -1.0];
+pub const SIGNS: [f64; FEATURE_COUNT] = [
+    1.0, 1.0, 1.0, 1.0, 1.0, -1.0, -1.0, -1.0, -1.0, -1.0, 1.0, 1.0, -1.0,
+];
 
 /// A weighted sum of the features, ready to score many boards.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Evaluator {
     coefficients: [f64; FEATURE_COUNT],
-    uses_extras: bool,
+    /// Features with a nonzero weight are all among the first `used`.
+    used: usize,
     /// Interim-jewels weight per jewel.
     interim: f64,
 }
@@ -237,7 +372,9 @@ impl Evaluator {
         }
         Self {
             coefficients,
-            uses_extras: w[8..FEATURE_COUNT].iter().any(|&x| x != 0.0),
+            used: (0..FEATURE_COUNT)
+                .rfind(|&i| w[i] != 0.0)
+                .map_or(0, |i| i + 1),
             interim: w[FEATURE_COUNT] / VISIBLE_CELLS as f64,
         }
     }
@@ -251,8 +388,8 @@ impl Evaluator {
     /// Higher is better.
     #[inline]
     pub fn score(&self, board: &Board) -> f64 {
-        let f = features(board);
-        let n = if self.uses_extras { FEATURE_COUNT } else { 8 };
+        let n = self.used;
+        let f = features_up_to(board, n);
         self.coefficients[..n]
             .iter()
             .zip(&f)
@@ -323,5 +460,34 @@ mod tests {
         assert!(e.score(&board("11....")) > e.score(&board("12....")));
         assert!(e.score(&board("..1...")) > e.score(&board("..12..")));
         assert!(e.score(&board("1.....")) < e.score(&board(".1....")));
+    }
+}
+
+#[cfg(test)]
+mod completion_tests {
+    use super::*;
+
+    fn spots(text: &str) -> (u32, u32) {
+        completions(&Board::from_text(text).unwrap())
+    }
+
+    #[test]
+    fn completion_spots() {
+        assert_eq!(spots("11...."), (1, 1));
+        assert_eq!(spots("1.1..."), (1, 1));
+        assert_eq!(spots("1....."), (0, 0));
+        assert_eq!(spots("1.....\n1....."), (1, 1));
+        // The 2s on the diagonal point at the third landing cell of column 2.
+        assert_eq!(spots(".1....\n12....\n21...."), (1, 1));
+        assert_eq!(spots(".1....\n13....\n21...."), (0, 0));
+        let wall = Board::from_text("1.....\n2.....\n3.....\n4.....\n5.....\n6.....\n1.....\n2.....\n3.....\n4.....\n5.....\n6.....").unwrap();
+        // Twelve jewels against the wall: all touch the empty column beside them.
+        assert_eq!(buried(&wall), 0);
+        let full_bottom = Board::from_text("123456\n234561\n345612\n456123").unwrap();
+        // Four full rows: the two lowest are more than two steps from any empty cell.
+        assert_eq!(buried(&full_bottom), 12);
+        // Two colours at one cell and one more at the right; no wrap across columns.
+        assert_eq!(spots("11.22."), (3, 2));
+        assert_eq!(spots("1.....\n1.....\n1.....\n1.....\n1.....\n1.....\n1.....\n1.....\n1.....\n1.....\n1.....\n1.....\n1.....\n2.....\n3....."), (0, 0));
     }
 }

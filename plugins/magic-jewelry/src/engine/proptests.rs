@@ -1,6 +1,7 @@
 //! Random play keeps boards well-formed and the rules consistent.
 
 use super::board::{Board, Column, VISIBLE_ROWS, WIDTH};
+use super::eval::completions;
 use super::placement::reachable;
 use super::resolve::{lock, matches};
 use super::timing::{InputModel, SpawnState};
@@ -63,6 +64,59 @@ proptest! {
                 prop_assert_eq!(p.y, board.rest_row(p.x as usize));
                 prop_assert!(p.y >= 0);
             }
+        }
+    }
+}
+
+/// Completion spots by brute force over the grid: every empty landing cell, every colour,
+/// every line of three through it.
+fn completions_by_grid(board: &Board) -> (u32, u32) {
+    let grid = board.to_grid();
+    let rows = grid.len() as i32;
+    let at = |x: i32, row: i32| -> u8 {
+        if (0..WIDTH as i32).contains(&x) && (0..rows).contains(&row) {
+            grid[row as usize][x as usize]
+        } else {
+            0
+        }
+    };
+    let (mut spots, mut colours) = (0, 0u8);
+    for x in 0..WIDTH {
+        let h = board.height(x);
+        for i in h..(h + 3).min(VISIBLE_ROWS) {
+            let row = rows - 1 - i as i32;
+            for colour in 1..=6u8 {
+                let completes = [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dr)| {
+                    [-2, -1, 0].iter().any(|&start| {
+                        (start..start + 3)
+                            .filter(|&k| k != 0)
+                            .all(|k| at(x as i32 + k * dx, row + k * dr) == colour)
+                    })
+                });
+                if completes {
+                    spots += 1;
+                    colours |= 1 << colour;
+                }
+            }
+        }
+    }
+    (spots, colours.count_ones())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn completion_spots_match_brute_force(
+        moves in proptest::collection::vec(([1u8..=6, 1u8..=6, 1u8..=6], 0usize..WIDTH), 1..40)
+    ) {
+        let mut board = Board::empty();
+        for (jewels, x) in moves {
+            let mut next = board;
+            if lock(&mut next, Column(jewels), x).is_ok_and(|o| !o.game_over) {
+                board = next;
+            }
+            prop_assert_eq!(completions(&board), completions_by_grid(&board), "{}", board);
         }
     }
 }

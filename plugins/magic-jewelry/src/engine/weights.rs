@@ -4,9 +4,9 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// Number of weights: the board features, then the search's interim-jewels weight.
-pub const WEIGHT_COUNT: usize = 11;
+pub const WEIGHT_COUNT: usize = 14;
 /// Number of board features (the first weights).
-pub const FEATURE_COUNT: usize = 10;
+pub const FEATURE_COUNT: usize = 13;
 
 /// Feature names, in [`Weights::to_vector`] order.
 pub const WEIGHT_NAMES: [&str; WEIGHT_COUNT] = [
@@ -20,6 +20,9 @@ pub const WEIGHT_NAMES: [&str; WEIGHT_COUNT] = [
     "spawn_distance",
     "danger",
     "bumpiness",
+    "completions",
+    "clear_chance",
+    "buried",
     "interim_jewels",
 ];
 
@@ -43,6 +46,18 @@ pub struct Weights {
     /// Height differences between neighbouring columns.
     #[serde(default)]
     pub bumpiness: f64,
+    /// Empty cells a dropped column can fill (the three above each stack) where a jewel of
+    /// some colour would complete a line of three, counted per colour.
+    #[serde(default)]
+    pub completions: f64,
+    /// The chance that a random column holds a colour that completes a line in one of those
+    /// cells.
+    #[serde(default)]
+    pub clear_chance: f64,
+    /// Jewels with no empty cell one or two steps away in any direction: they cannot join a
+    /// line until something near them clears.
+    #[serde(default)]
+    pub buried: f64,
     /// Jewels on the boards between now and the searched one (after the current column, and
     /// for `deep` after the next): what is on the board in the meantime counts too, as in the
     /// mean the game is judged by.
@@ -83,6 +98,9 @@ impl Weights {
         spawn_distance: 1.6,
         danger: 0.0,
         bumpiness: 0.0,
+        completions: 0.0,
+        clear_chance: 0.0,
+        buried: 0.0,
         interim_jewels: 0.0,
     };
 
@@ -106,6 +124,9 @@ impl Weights {
             self.spawn_distance,
             self.danger,
             self.bumpiness,
+            self.completions,
+            self.clear_chance,
+            self.buried,
             self.interim_jewels,
         ]
     }
@@ -118,7 +139,10 @@ impl Weights {
             spawn_distance: v[7],
             danger: v[8],
             bumpiness: v[9],
-            interim_jewels: v[10],
+            completions: v[10],
+            clear_chance: v[11],
+            buried: v[12],
+            interim_jewels: v[13],
         }
     }
 
@@ -188,7 +212,7 @@ mod tests {
         let loaded = Weights::from_json(short).unwrap();
         assert_eq!(
             loaded.to_vector(),
-            [1., 2., 3., 4., 5., 6., 7., 8., 0., 0., 0.]
+            [1., 2., 3., 4., 5., 6., 7., 8., 0., 0., 0., 0., 0., 0.]
         );
         assert_eq!(Weights::from_vector(loaded.to_vector()), loaded);
     }
