@@ -50,9 +50,9 @@ pub struct GameArgs {
     #[arg(long, value_enum, default_value_t = ModeArg::Normal)]
     pub mode: ModeArg,
     /// Search strategy: simple, smart, deep (or deep:CANDIDATES:SAMPLES).
-    #[arg(long, value_name = "NAME", default_value = "smart")]
+    #[arg(long, value_name = "NAME", default_value = "deep")]
     pub strategy: String,
-    /// Evaluation weights as JSON (default: the built-in weights).
+    /// Evaluation weights as JSON (default: the built-in trained weights).
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
 }

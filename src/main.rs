@@ -209,7 +209,7 @@ fn open_session_with(game: &GameArgs, config: SessionConfig) -> anyhow::Result<S
         Some(path) => {
             Weights::load(path).with_context(|| format!("cannot use weights {}", path.display()))?
         }
-        None => Weights::default(),
+        None => Weights::trained(),
     };
     let plugin = MagicJewelryPlugin::new(game.ai == Switch::On, mode, &game.strategy, weights)
         .map_err(anyhow::Error::msg)?;

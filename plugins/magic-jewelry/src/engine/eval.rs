@@ -197,25 +197,26 @@ const COMPLETIONS_MAX: f64 = (3 * WIDTH * 2) as f64;
 /// lines up three with two jewels already there: `q+d, q+2d`, `q-d, q+d` or `q-2d, q-d`
 /// along some direction `d`. Same-colour pairs are found for all colours at once, as in
 /// [`pair_counts`]; the few spots they give are then looked at one by one.
-#[inline(always)]
+#[cfg(test)]
 pub(crate) fn completions(board: &Board) -> (u32, u32) {
+    completions_from(board, &pair_sources(board))
+}
+
+/// [`completions`] from the board's [`pair_sources`].
+#[inline(always)]
+fn completions_from(board: &Board, sources: &PairSources) -> (u32, u32) {
     let mut landing = 0;
     for x in 0..WIDTH {
         landing |= LANDING[x][board.heights[x] as usize];
     }
     let [p0, p1, p2] = board.planes;
-    let occ = p0 | p1 | p2;
-    let same =
-        |s: u32| occ & (occ >> s) & !((p0 ^ (p0 >> s)) | (p1 ^ (p1 >> s)) | (p2 ^ (p2 >> s)));
     // Colours completable at each landing cell, one bit per colour.
     let mut found = [0u8; WIDTH * STRIDE as usize];
     let mut spots = 0;
     let mut colours = 0u8;
     for d in 0..4 {
         let (s1, s2) = (SHIFTS[0][d], SHIFTS[1][d]);
-        // Pair sources p: p and p+d, or p and p+2d, hold the same colour.
-        let adjacent = same(s1) & PARTNERS[0][d];
-        let gapped = same(s2) & PARTNERS[1][d];
+        let (adjacent, gapped) = (sources[0][d], sources[1][d]);
         // (spots, distance from the spot back to its pair source, pair source ahead?)
         let patterns = [
             (((adjacent & BACKS[0][d]) >> s1) & landing, s1, true),
@@ -262,22 +263,34 @@ fn chance_of_any(colours: u32) -> f64 {
     1.0 - miss * miss * miss
 }
 
-/// Same-colour pair counts at each distance.
+/// Same-colour pairs by distance and direction: bit `p` of `[k][d]` is set when cell `p` and
+/// the cell `k + 1` steps from it along direction `d` hold one colour.
+pub(crate) type PairSources = [[u128; 4]; PAIR_DISTANCES];
+
 #[inline(always)]
-pub(crate) fn pair_counts(board: &Board) -> [u32; PAIR_DISTANCES] {
+pub(crate) fn pair_sources(board: &Board) -> PairSources {
     let [p0, p1, p2] = board.planes;
     let occ = p0 | p1 | p2;
-    let mut counts = [0; PAIR_DISTANCES];
-    for (k, count) in counts.iter_mut().enumerate() {
-        let mut total = 0;
-        for d in 0..4 {
+    let mut sources = [[0; 4]; PAIR_DISTANCES];
+    for (k, by_direction) in sources.iter_mut().enumerate() {
+        for (d, source) in by_direction.iter_mut().enumerate() {
             let s = SHIFTS[k][d];
             let same = !((p0 ^ (p0 >> s)) | (p1 ^ (p1 >> s)) | (p2 ^ (p2 >> s)));
-            total += (occ & (occ >> s) & same & PARTNERS[k][d]).count_ones();
+            *source = occ & (occ >> s) & same & PARTNERS[k][d];
         }
-        *count = total;
     }
-    counts
+    sources
+}
+
+/// Same-colour pair counts at each distance.
+#[cfg(test)]
+pub(crate) fn pair_counts(board: &Board) -> [u32; PAIR_DISTANCES] {
+    count_pairs(&pair_sources(board))
+}
+
+#[inline(always)]
+fn count_pairs(sources: &PairSources) -> [u32; PAIR_DISTANCES] {
+    sources.map(|by_direction| by_direction.iter().map(|s| s.count_ones()).sum())
 }
 
 /// The normalised features in [`Weights::to_vector`] order, each in [0, 1] on the visible
@@ -310,7 +323,8 @@ fn features_popcnt(board: &Board, n: usize) -> [f64; FEATURE_COUNT] {
 
 #[inline(always)]
 fn features_portable(board: &Board, n: usize) -> [f64; FEATURE_COUNT] {
-    let pairs = pair_counts(board);
+    let sources = pair_sources(board);
+    let pairs = count_pairs(&sources);
     let mut f = [0.0; FEATURE_COUNT];
     for k in 0..PAIR_DISTANCES {
         f[k] = f64::from(pairs[k]) / f64::from(PAIR_MAX[k]);
@@ -336,7 +350,7 @@ fn features_portable(board: &Board, n: usize) -> [f64; FEATURE_COUNT] {
     f[8] = f64::from(danger) / DANGER_MAX;
     f[9] = f64::from(bumpiness) / BUMPINESS_MAX;
     if n > COMPLETION_FEATURES {
-        let (spots, colours) = completions(board);
+        let (spots, colours) = completions_from(board, &sources);
         f[10] = (f64::from(spots) / COMPLETIONS_MAX).min(1.0);
         f[11] = chance_of_any(colours);
         f[12] = f64::from(buried(board)) / VISIBLE_CELLS as f64;

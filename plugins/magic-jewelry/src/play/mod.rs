@@ -109,7 +109,7 @@ impl Player {
         }
     }
 
-    /// The default player: the `smart` strategy with the published weights.
+    /// A player using the strategy called `name` (see [`engine::strategy_by_name`]).
     pub fn with_strategy_name(name: &str, weights: &Weights, mode: Mode) -> Result<Self, String> {
         engine::strategy_by_name(name, weights)
             .map(|s| Self::new(s, mode))
