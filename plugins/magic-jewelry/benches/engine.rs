@@ -72,21 +72,28 @@ fn placements(c: &mut Criterion) {
 }
 
 fn decisions(c: &mut Criterion) {
+    // The trained weights switch on the completion features, which cost more per board.
+    let weight_sets = [
+        ("published", Weights::PUBLISHED),
+        ("trained", Weights::trained()),
+    ];
     for ai in ["simple", "smart", "deep"] {
-        let mut strategy = strategy_by_name(ai, &Weights::PUBLISHED).expect("known strategy");
-        strategy.set_budget(None);
-        for (name, board) in boards() {
-            c.bench_function(&format!("decide/{ai}/{name}"), |b| {
-                b.iter(|| {
-                    strategy.decide(
-                        black_box(&board),
-                        Column::new(1, 2, 3),
-                        Some(Column::new(4, 5, 6)),
-                        SpawnState::default(),
-                        InputModel::FAST,
-                    )
-                })
-            });
+        for (weights_name, weights) in &weight_sets {
+            let mut strategy = strategy_by_name(ai, weights).expect("known strategy");
+            strategy.set_budget(None);
+            for (name, board) in boards() {
+                c.bench_function(&format!("decide/{ai}/{weights_name}/{name}"), |b| {
+                    b.iter(|| {
+                        strategy.decide(
+                            black_box(&board),
+                            Column::new(1, 2, 3),
+                            Some(Column::new(4, 5, 6)),
+                            SpawnState::default(),
+                            InputModel::FAST,
+                        )
+                    })
+                });
+            }
         }
     }
 }
@@ -103,6 +110,23 @@ fn simulator(c: &mut Criterion) {
                 smart.as_mut(),
                 7,
                 1000,
+                GameConfig::default(),
+                &mut stats,
+                |_| {},
+            );
+            stats.jewel_sum
+        })
+    });
+    let mut deep = strategy_by_name("deep", &Weights::trained()).expect("known strategy");
+    deep.set_budget(None);
+    group.throughput(Throughput::Elements(200));
+    group.bench_function("deep_trained_200_columns", |b| {
+        b.iter(|| {
+            let mut stats = Stats::default();
+            play(
+                deep.as_mut(),
+                7,
+                200,
                 GameConfig::default(),
                 &mut stats,
                 |_| {},

@@ -274,9 +274,31 @@ mod tests {
         ] {
             assert!(dir.join(file).metadata().unwrap().len() > 100, "{file}");
         }
+        for file in ["fill.png", "log10.png"] {
+            assert!(
+                caption_has_ink(&dir.join(file)),
+                "{file} has no caption text"
+            );
+        }
         let text = summary(&a);
         assert!(text.contains("mean"), "{text}");
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// Whether the strip where the caption goes holds dark pixels (text) on the white page.
+    fn caption_has_ink(path: &std::path::Path) -> bool {
+        let decoder =
+            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+        let mut reader = decoder.read_info().unwrap();
+        let mut pixels = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut pixels).unwrap();
+        let channels = info.color_type.samples();
+        let row = info.line_size;
+        (10..40).any(|y| {
+            pixels[y * row..(y + 1) * row]
+                .chunks(channels)
+                .any(|p| p[..3].iter().all(|&v| v < 100))
+        })
     }
 
     #[test]
