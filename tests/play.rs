@@ -4,7 +4,7 @@
 use jewelbot::cartridge;
 use jewelbot::session::{Session, SessionConfig};
 use jewelbot_plugin::{Buttons, Machine};
-use magic_jewelry::engine::{Column, Weights};
+use magic_jewelry::engine::{strategy_by_name, Column, Strategy, Weights};
 use magic_jewelry::game_view::{GameView, Phase};
 use magic_jewelry::memory_map as map;
 use magic_jewelry::play::tracker::{Events, Tracker};
@@ -22,16 +22,18 @@ struct Bot {
     locks: Vec<(Spot, Spot)>,
     /// The falling column last seen and the plan's target then.
     last: Option<(u8, Column, Option<Spot>)>,
+    /// What to press next frame (kept between calls to [`play`], so none is lost).
+    buttons: Buttons,
 }
 
 impl Bot {
     fn new(mode: Mode) -> Self {
         Self {
             tracker: Tracker::default(),
-            player: Player::with_strategy_name("smart", &Weights::default(), mode)
-                .expect("smart exists"),
+            player: Player::new(default_strategy(), mode),
             locks: Vec::new(),
             last: None,
+            buttons: Buttons::NONE,
         }
     }
 
@@ -53,6 +55,14 @@ impl Bot {
     }
 }
 
+/// The strategy the host plays by default (`deep` with the trained weights), without its
+/// time budget so every run makes the same choices.
+fn default_strategy() -> Box<dyn Strategy> {
+    let mut strategy = strategy_by_name("deep", &Weights::trained()).expect("deep exists");
+    strategy.set_budget(None);
+    strategy
+}
+
 /// A powered-on cartridge with the column generator seeded (poked on the title screen, as
 /// the cartridge documents).
 fn seeded_session(seed: u16) -> Session {
@@ -72,11 +82,10 @@ fn play(
     frames: u64,
     mut tamper: impl FnMut(&mut Session, &GameView, Events, Buttons) -> Buttons,
 ) {
-    let mut buttons = Buttons::NONE;
     for _ in 0..frames {
-        session.step(buttons).expect("frame runs");
+        session.step(bot.buttons).expect("frame runs");
         let (view, events, wanted) = bot.think(session);
-        buttons = tamper(session, &view, events, wanted);
+        bot.buttons = tamper(session, &view, events, wanted);
     }
 }
 
