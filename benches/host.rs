@@ -23,8 +23,9 @@ const WARM_UP: u32 = 3000;
 
 fn playing_session(mode: Mode) -> Session {
     let rom = cartridge::rom().expect("the open cartridge parses");
-    let plugin = MagicJewelryPlugin::new(true, mode, "smart", Weights::default())
-        .expect("smart is a strategy");
+    // The player the host runs by default.
+    let plugin = MagicJewelryPlugin::new(true, mode, "deep", Weights::trained())
+        .expect("deep is a strategy");
     let plugins: Vec<Box<dyn Plugin>> = vec![Box::new(plugin)];
     let mut session = Session::new(rom, plugins, SessionConfig::default()).expect("loads");
     for _ in 0..WARM_UP {

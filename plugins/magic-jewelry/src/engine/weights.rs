@@ -226,8 +226,11 @@ mod tests {
             Weights::from_json(TRAINED_JSON).unwrap()
         );
         assert_ne!(Weights::trained(), Weights::PUBLISHED);
-        let start = include_str!("../../weights/start-deep.json");
-        assert_eq!(Weights::from_json(start).unwrap().interim_jewels, 20.0);
+        let start = include_str!("../../weights/start-completions.json");
+        assert_eq!(Weights::from_json(start).unwrap().clear_chance, 0.5);
+        let smart = Weights::from_json(include_str!("../../weights/smart-cem.json")).unwrap();
+        assert!(smart.completions > 0.0 && smart.clear_chance > 0.0);
+        assert!(Weights::trained().clear_chance > 0.0);
     }
 
     #[test]
