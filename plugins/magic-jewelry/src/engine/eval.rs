@@ -1,7 +1,9 @@
 //! Scoring a board: the reference's eight metrics plus optional ones, each normalised to
 //! [0, 1] by its largest possible value on the visible 6 x 13 playfield.
 
-use super::board::{Board, CELLS_MASK, COLOURS, STRIDE, VISIBLE_CELLS, VISIBLE_ROWS, WIDTH};
+use super::board::{
+    Board, CELLS_MASK, COLOURS, STRIDE, VISIBLE_CELLS, VISIBLE_MASK, VISIBLE_ROWS, WIDTH,
+};
 use super::timing::SPAWN_X;
 use super::weights::{Weights, FEATURE_COUNT};
 
@@ -242,6 +244,19 @@ fn completions_from(board: &Board, sources: &PairSources) -> (u32, u32) {
     (spots, colours.count_ones())
 }
 
+/// Jewels with no jewel of their colour one or two steps away in any of the 8 directions:
+/// they are in no pair a line could grow from.
+#[inline(always)]
+fn unpaired(board: &Board, sources: &PairSources) -> u32 {
+    let mut paired = 0;
+    for (k, by_direction) in sources.iter().take(2).enumerate() {
+        for (d, &source) in by_direction.iter().enumerate() {
+            paired |= source | (source << SHIFTS[k][d]);
+        }
+    }
+    (board.occupancy() & !paired & VISIBLE_MASK).count_ones()
+}
+
 /// Jewels with no empty cell one or two steps away in any of the 8 directions.
 #[inline(always)]
 pub(crate) fn buried(board: &Board) -> u32 {
@@ -354,6 +369,7 @@ fn features_portable(board: &Board, n: usize) -> [f64; FEATURE_COUNT] {
         f[10] = (f64::from(spots) / COMPLETIONS_MAX).min(1.0);
         f[11] = chance_of_any(colours);
         f[12] = f64::from(buried(board)) / VISIBLE_CELLS as f64;
+        f[13] = f64::from(unpaired(board, &sources)) / VISIBLE_CELLS as f64;
     }
     f
 }
@@ -364,7 +380,7 @@ const COMPLETION_FEATURES: usize = 10;
 
 /// Which features add to the score (+1) and which subtract (-1).
 pub const SIGNS: [f64; FEATURE_COUNT] = [
-    1.0, 1.0, 1.0, 1.0, 1.0, -1.0, -1.0, -1.0, -1.0, -1.0, 1.0, 1.0, -1.0,
+    1.0, 1.0, 1.0, 1.0, 1.0, -1.0, -1.0, -1.0, -1.0, -1.0, 1.0, 1.0, -1.0, -1.0,
 ];
 
 /// A weighted sum of the features, ready to score many boards.
@@ -500,6 +516,16 @@ mod completion_tests {
         let full_bottom = Board::from_text("123456\n234561\n345612\n456123").unwrap();
         // Four full rows: the two lowest are more than two steps from any empty cell.
         assert_eq!(buried(&full_bottom), 12);
+        let unpaired_of = |text: &str| {
+            let board = Board::from_text(text).unwrap();
+            unpaired(&board, &pair_sources(&board))
+        };
+        // 1s two apart pair up; the 2 and 3 have no partner; 4s three apart are too far.
+        assert_eq!(unpaired_of("1.1..."), 0);
+        assert_eq!(unpaired_of("123..."), 3);
+        assert_eq!(unpaired_of("1.1.2."), 1);
+        assert_eq!(unpaired_of("1.2.1."), 3);
+        assert_eq!(unpaired_of("4..4.."), 2);
         // Two colours at one cell and one more at the right; no wrap across columns.
         assert_eq!(spots("11.22."), (3, 2));
         assert_eq!(spots("1.....\n1.....\n1.....\n1.....\n1.....\n1.....\n1.....\n1.....\n1.....\n1.....\n1.....\n1.....\n1.....\n2.....\n3....."), (0, 0));

@@ -4,9 +4,9 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// Number of weights: the board features, then the search's interim-jewels weight.
-pub const WEIGHT_COUNT: usize = 14;
+pub const WEIGHT_COUNT: usize = 15;
 /// Number of board features (the first weights).
-pub const FEATURE_COUNT: usize = 13;
+pub const FEATURE_COUNT: usize = 14;
 
 /// Feature names, in [`Weights::to_vector`] order.
 pub const WEIGHT_NAMES: [&str; WEIGHT_COUNT] = [
@@ -23,6 +23,7 @@ pub const WEIGHT_NAMES: [&str; WEIGHT_COUNT] = [
     "completions",
     "clear_chance",
     "buried",
+    "unpaired",
     "interim_jewels",
 ];
 
@@ -58,6 +59,9 @@ pub struct Weights {
     /// line until something near them clears.
     #[serde(default)]
     pub buried: f64,
+    /// Jewels with no jewel of their colour one or two steps away in any direction.
+    #[serde(default)]
+    pub unpaired: f64,
     /// Jewels on the boards between now and the searched one (after the current column, and
     /// for `deep` after the next): what is on the board in the meantime counts too, as in the
     /// mean the game is judged by.
@@ -101,6 +105,7 @@ impl Weights {
         completions: 0.0,
         clear_chance: 0.0,
         buried: 0.0,
+        unpaired: 0.0,
         interim_jewels: 0.0,
     };
 
@@ -127,6 +132,7 @@ impl Weights {
             self.completions,
             self.clear_chance,
             self.buried,
+            self.unpaired,
             self.interim_jewels,
         ]
     }
@@ -142,7 +148,8 @@ impl Weights {
             completions: v[10],
             clear_chance: v[11],
             buried: v[12],
-            interim_jewels: v[13],
+            unpaired: v[13],
+            interim_jewels: v[14],
         }
     }
 
@@ -212,7 +219,7 @@ mod tests {
         let loaded = Weights::from_json(short).unwrap();
         assert_eq!(
             loaded.to_vector(),
-            [1., 2., 3., 4., 5., 6., 7., 8., 0., 0., 0., 0., 0., 0.]
+            [1., 2., 3., 4., 5., 6., 7., 8., 0., 0., 0., 0., 0., 0., 0.]
         );
         assert_eq!(Weights::from_vector(loaded.to_vector()), loaded);
     }
