@@ -35,6 +35,8 @@ pub enum Command {
     Compare(magic_jewelry::tools::compare::Args),
     /// Tune the evaluation weights.
     Train(magic_jewelry::tools::train::Args),
+    /// Learn a board value by temporal-difference learning while playing.
+    Learn(magic_jewelry::tools::learn::Args),
 }
 
 /// Which ROM and how the plug-in plays it.
@@ -52,7 +54,8 @@ pub struct GameArgs {
     /// Search strategy: simple, smart, deep (or deep:CANDIDATES:SAMPLES).
     #[arg(long, value_name = "NAME", default_value = "deep")]
     pub strategy: String,
-    /// Evaluation weights as JSON (default: the built-in trained weights).
+    /// Evaluation file: weights as JSON or a learned value file (default: the built-in
+    /// evaluation).
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
 }

@@ -7,7 +7,7 @@ use jewelbot::session::{Session, SessionConfig, SessionError};
 use jewelbot_plugin::Plugin;
 use magic_jewelry::conformance;
 use magic_jewelry::dumps;
-use magic_jewelry::engine::Weights;
+use magic_jewelry::engine::Evaluation;
 use magic_jewelry::plugin::{MagicJewelryPlugin, Mode};
 use std::path::Path;
 use std::process::ExitCode;
@@ -63,6 +63,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Train(args)) => {
             magic_jewelry::tools::train::run(args).map(|()| ExitCode::SUCCESS)
+        }
+        Some(Command::Learn(args)) => {
+            magic_jewelry::tools::learn::run(args).map(|()| ExitCode::SUCCESS)
         }
         Some(Command::Conform(args)) => conform(args.rom.as_deref()),
     }
@@ -205,13 +208,11 @@ fn open_session_with(game: &GameArgs, config: SessionConfig) -> anyhow::Result<S
         ModeArg::Normal => Mode::Normal,
         ModeArg::Fast => Mode::Fast,
     };
-    let weights = match &game.weights {
-        Some(path) => {
-            Weights::load(path).with_context(|| format!("cannot use weights {}", path.display()))?
-        }
-        None => Weights::trained(),
+    let evaluation = match &game.weights {
+        Some(path) => magic_jewelry::tools::load_evaluation(path)?.0,
+        None => Evaluation::default(),
     };
-    let plugin = MagicJewelryPlugin::new(game.ai == Switch::On, mode, &game.strategy, weights)
+    let plugin = MagicJewelryPlugin::new(game.ai == Switch::On, mode, &game.strategy, evaluation)
         .map_err(anyhow::Error::msg)?;
     let plugins: Vec<Box<dyn Plugin>> = vec![Box::new(plugin)];
     Ok(Session::new(rom, plugins, config)?)

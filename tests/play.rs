@@ -4,7 +4,7 @@
 use jewelbot::cartridge;
 use jewelbot::session::{Session, SessionConfig};
 use jewelbot_plugin::{Buttons, Machine};
-use magic_jewelry::engine::{strategy_by_name, Column, Strategy, Weights};
+use magic_jewelry::engine::{strategy_with, Column, Evaluation, Strategy};
 use magic_jewelry::game_view::{GameView, Phase};
 use magic_jewelry::memory_map as map;
 use magic_jewelry::play::tracker::{Events, Tracker};
@@ -55,10 +55,10 @@ impl Bot {
     }
 }
 
-/// The strategy the host plays by default (`deep` with the trained weights), without its
+/// The strategy the host plays by default (`deep` with the default evaluation), without its
 /// time budget so every run makes the same choices.
 fn default_strategy() -> Box<dyn Strategy> {
-    let mut strategy = strategy_by_name("deep", &Weights::trained()).expect("deep exists");
+    let mut strategy = strategy_with("deep", Evaluation::default()).expect("deep exists");
     strategy.set_budget(None);
     strategy
 }

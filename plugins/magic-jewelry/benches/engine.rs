@@ -3,7 +3,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use magic_jewelry::engine::{
-    lock, reachable, strategy_by_name, Board, Column, InputModel, SpawnState, Weights,
+    lock, reachable, strategy_by_name, Board, Column, Evaluate, Evaluator, InputModel, SpawnState,
+    ValueNetwork, Weights,
 };
 use magic_jewelry::tools::game::{play, GameConfig};
 use magic_jewelry::tools::stats::Stats;
@@ -53,6 +54,25 @@ fn lock_and_resolve(c: &mut Criterion) {
             lock(&mut board, Column::new(1, 2, 5), 4)
         })
     });
+}
+
+/// Scoring one board: weighted features (published: the reference's eight; trained: with the
+/// completion features) and the learned value.
+fn evaluation(c: &mut Criterion) {
+    let published = Evaluator::new(&Weights::PUBLISHED);
+    let trained = Evaluator::new(&Weights::trained());
+    let learned = ValueNetwork::zeroed();
+    for (name, board) in boards() {
+        c.bench_function(&format!("evaluate/published/{name}"), |b| {
+            b.iter(|| published.score(black_box(&board)))
+        });
+        c.bench_function(&format!("evaluate/trained/{name}"), |b| {
+            b.iter(|| trained.score(black_box(&board)))
+        });
+        c.bench_function(&format!("evaluate/learned/{name}"), |b| {
+            b.iter(|| Evaluate::score(&learned, black_box(&board)))
+        });
+    }
 }
 
 fn placements(c: &mut Criterion) {
@@ -137,5 +157,12 @@ fn simulator(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, lock_and_resolve, placements, decisions, simulator);
+criterion_group!(
+    benches,
+    lock_and_resolve,
+    evaluation,
+    placements,
+    decisions,
+    simulator
+);
 criterion_main!(benches);

@@ -1,7 +1,7 @@
 //! The jewelbot plug-in: reads the game from RAM every frame and, with the AI on, plays it.
 
 use crate::dumps::{self, Identification};
-use crate::engine::{self, Weights};
+use crate::engine::{self, Evaluation};
 use crate::game_view::{cell_char, GameView, Grid, Jewels};
 use crate::memory_map::{self as map, Format, FIELDS};
 use crate::play::tracker::Tracker;
@@ -18,26 +18,27 @@ pub struct MagicJewelryPlugin {
     identification: Option<Identification>,
     ai_enabled: bool,
     player: Player,
-    weights: Weights,
+    evaluation: Evaluation,
     tracker: Tracker,
 }
 
 impl MagicJewelryPlugin {
     pub const NAME: &'static str = "magic-jewelry";
 
-    /// A plug-in whose AI uses `strategy` (see [`engine::STRATEGY_NAMES`]) with `weights`.
+    /// A plug-in whose AI uses `strategy` (see [`engine::STRATEGY_NAMES`]) scoring boards
+    /// with `evaluation`.
     pub fn new(
         ai_enabled: bool,
         mode: Mode,
         strategy: &str,
-        weights: Weights,
+        evaluation: Evaluation,
     ) -> Result<Self, String> {
-        let player = Player::with_strategy_name(strategy, &weights, mode)?;
+        let player = Player::with_strategy_name(strategy, &evaluation, mode)?;
         Ok(Self {
             identification: None,
             ai_enabled,
             player,
-            weights,
+            evaluation,
             tracker: Tracker::default(),
         })
     }
@@ -147,7 +148,7 @@ impl Plugin for MagicJewelryPlugin {
             ("mode", value) => self.player.set_mode(value.parse()?),
             ("strategy", name) => {
                 let mode = self.player.mode();
-                self.player = Player::with_strategy_name(name, &self.weights, mode)?;
+                self.player = Player::with_strategy_name(name, &self.evaluation, mode)?;
             }
             ("ai", other) => return Err(format!("ai takes on, off or toggle, not `{other}`")),
             (other, _) => return Err(format!("{} has no option `{other}`", Self::NAME)),

@@ -204,6 +204,12 @@ pub(crate) fn completions(board: &Board) -> (u32, u32) {
     completions_from(board, &pair_sources(board))
 }
 
+/// [`completions`] for the learned value's completion entry.
+#[inline]
+pub(crate) fn completion_spots(board: &Board) -> (u32, u32) {
+    completions_from(board, &pair_sources(board))
+}
+
 /// [`completions`] from the board's [`pair_sources`].
 #[inline(always)]
 fn completions_from(board: &Board, sources: &PairSources) -> (u32, u32) {

@@ -32,26 +32,34 @@
 //! - [`reachable`]: every lock result the buttons can reach, with paths.
 //! - [`Weights`]: the evaluation weights (JSON), [`Weights::PUBLISHED`] the reference's,
 //!   [`Weights::trained`] the committed ones trained for `deep` (`weights/README.md`).
+//! - [`ValueNetwork`]: a board value learned by temporal-difference learning (an n-tuple
+//!   network over colour-relabelled board patterns, [`value`]).
+//! - [`Evaluation`]: what a strategy scores boards with, weights or a learned value
+//!   ([`strategy_with`]); [`Evaluation::default`] is what the player uses.
 //! - Timing model and its assumptions: [`timing`]. `deep` stops its look-ahead at a time
 //!   budget (1.8 ms by default, [`Strategy::set_budget`]).
 
 pub mod board;
 pub mod eval;
+pub mod evaluation;
 pub mod placement;
 pub mod resolve;
 pub mod strategy;
 pub mod timing;
+pub mod value;
 pub mod weights;
 
 pub use board::{Board, Column, GridError, COLOURS, EMPTY, WILD};
 pub use eval::{features, Evaluator};
+pub use evaluation::{Evaluate, Evaluation};
 pub use placement::{reachable, Placement, Placements};
 pub use resolve::{lock, LockError, LockOutcome};
 pub use strategy::{
-    strategy_by_name, Choice, Decision, Deep, DeepConfig, Simple, Smart, Strategy, UnknownStrategy,
-    STRATEGY_NAMES,
+    strategy_by_name, strategy_with, Choice, Decision, Deep, DeepConfig, Simple, Smart, Strategy,
+    UnknownStrategy, STRATEGY_NAMES,
 };
 pub use timing::{InputModel, SpawnState, LEVEL0_FALL_SPEED, SPAWN_X, SPAWN_Y};
+pub use value::{ValueFileError, ValueNetwork};
 pub use weights::{Weights, WeightsError};
 
 #[cfg(test)]

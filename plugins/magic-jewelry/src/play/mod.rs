@@ -5,7 +5,7 @@ pub mod injector;
 pub mod plan;
 pub mod tracker;
 
-use crate::engine::{self, Board, Column, InputModel, SpawnState, Strategy, Weights};
+use crate::engine::{self, Board, Column, Evaluation, InputModel, SpawnState, Strategy};
 use crate::game_view::{GameView, Phase};
 use injector::{Injector, Step};
 use jewelbot_plugin::Buttons;
@@ -110,8 +110,12 @@ impl Player {
     }
 
     /// A player using the strategy called `name` (see [`engine::strategy_by_name`]).
-    pub fn with_strategy_name(name: &str, weights: &Weights, mode: Mode) -> Result<Self, String> {
-        engine::strategy_by_name(name, weights)
+    pub fn with_strategy_name(
+        name: &str,
+        evaluation: &Evaluation,
+        mode: Mode,
+    ) -> Result<Self, String> {
+        engine::strategy_with(name, evaluation.clone())
             .map(|s| Self::new(s, mode))
             .map_err(|e| e.to_string())
     }
@@ -273,7 +277,7 @@ mod tests {
 
     #[test]
     fn long_clear_animations_never_get_a_start_press() {
-        let mut player = Player::with_strategy_name("simple", &Weights::default(), Mode::Fast)
+        let mut player = Player::with_strategy_name("simple", &Evaluation::default(), Mode::Fast)
             .expect("simple exists");
         let clearing = view(10);
         assert_eq!(clearing.phase, Phase::Clearing);
@@ -282,7 +286,7 @@ mod tests {
 
     #[test]
     fn a_game_that_stops_spawning_gets_start_pressed() {
-        let mut player = Player::with_strategy_name("simple", &Weights::default(), Mode::Fast)
+        let mut player = Player::with_strategy_name("simple", &Evaluation::default(), Mode::Fast)
             .expect("simple exists");
         let waiting = view(0);
         assert_eq!(waiting.phase, Phase::WaitingForSpawn);

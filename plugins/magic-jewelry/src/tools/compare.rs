@@ -80,8 +80,8 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
         (0..2 * args.seeds)
             .into_par_iter()
             .map(|job| -> anyhow::Result<Stats> {
-                let (name, weights) = if job % 2 == 0 { &a } else { &b };
-                let mut strategy = build_strategy(name, weights)?;
+                let ai = if job % 2 == 0 { &a } else { &b };
+                let mut strategy = build_strategy(&ai.name, &ai.evaluation)?;
                 let mut stats = Stats::default();
                 let seed = mix_seed(args.seed, job / 2);
                 play(

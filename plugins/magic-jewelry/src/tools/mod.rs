@@ -5,35 +5,77 @@
 pub mod compare;
 pub mod game;
 pub mod generator;
+pub mod learn;
 pub mod plot;
 pub mod sim;
 pub mod stats;
 pub mod train;
 
-use crate::engine::{strategy_by_name, Strategy, Weights};
+use crate::engine::{strategy_with, Evaluation, Strategy, ValueNetwork, Weights};
 use anyhow::Context;
 use std::path::Path;
+use std::sync::Arc;
 
-/// Parses `NAME` or `NAME@WEIGHTS.json` into a strategy name and its weights (the published
-/// ones unless a file is given or `default_weights` is).
-pub fn parse_ai(spec: &str, default_weights: Option<&Path>) -> anyhow::Result<(String, Weights)> {
+/// A strategy name and what it scores boards with.
+#[derive(Debug, Clone)]
+pub struct Ai {
+    pub name: String,
+    pub evaluation: Evaluation,
+    /// Where the evaluation came from: `published weights` or `weights FILE` / `value FILE`.
+    pub source: String,
+    /// The weights of a feature evaluation.
+    pub weights: Option<Weights>,
+}
+
+/// Reads an evaluation file: a learned value file, or evaluation weights as JSON.
+pub fn load_evaluation(path: &Path) -> anyhow::Result<(Evaluation, Option<Weights>)> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if ValueNetwork::is_value_file(&bytes) {
+        let network = ValueNetwork::from_bytes(&bytes)
+            .with_context(|| format!("cannot use value file {}", path.display()))?;
+        return Ok((Evaluation::learned(Arc::new(network)), None));
+    }
+    let weights = Weights::load(path)?;
+    Ok((Evaluation::from(&weights), Some(weights)))
+}
+
+/// Parses `NAME` or `NAME@FILE` (weights JSON or a learned value file) into a strategy name
+/// and its evaluation (the published weights unless a file is given or `default_file` is).
+pub fn parse_ai(spec: &str, default_file: Option<&Path>) -> anyhow::Result<Ai> {
     let (name, file) = match spec.split_once('@') {
         Some((name, file)) => (name, Some(Path::new(file))),
-        None => (spec, default_weights),
+        None => (spec, default_file),
     };
-    let weights = match file {
-        Some(path) => Weights::load(path)?,
-        None => Weights::PUBLISHED,
+    let (evaluation, weights, source) = match file {
+        Some(path) => {
+            let (evaluation, weights) = load_evaluation(path)?;
+            let kind = if weights.is_some() {
+                "weights"
+            } else {
+                "value"
+            };
+            (evaluation, weights, format!("{kind} {}", path.display()))
+        }
+        None => (
+            Evaluation::from(&Weights::PUBLISHED),
+            Some(Weights::PUBLISHED),
+            "published weights".to_string(),
+        ),
     };
     // Fail early on a bad name.
-    strategy_by_name(name, &weights)?;
-    Ok((name.to_string(), weights))
+    strategy_with(name, evaluation.clone())?;
+    Ok(Ai {
+        name: name.to_string(),
+        evaluation,
+        source,
+        weights,
+    })
 }
 
 /// A fresh strategy for one worker, with no time budget so results depend only on the seed.
-pub fn build_strategy(name: &str, weights: &Weights) -> anyhow::Result<Box<dyn Strategy>> {
+pub fn build_strategy(name: &str, evaluation: &Evaluation) -> anyhow::Result<Box<dyn Strategy>> {
     let mut strategy =
-        strategy_by_name(name, weights).with_context(|| format!("strategy {name}"))?;
+        strategy_with(name, evaluation.clone()).with_context(|| format!("strategy {name}"))?;
     strategy.set_budget(None);
     Ok(strategy)
 }

@@ -18,7 +18,8 @@ pub const CHUNK_COLUMNS: u64 = 250_000;
 /// Options of `sim`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
-    /// Strategy: simple, smart, deep or deep:K:S[:M] (NAME@FILE for weights from a file).
+    /// Strategy: simple, smart, deep or deep:K:S[:M] (NAME@FILE to score with the weights or
+    /// learned value in FILE).
     #[arg(long, default_value = "smart")]
     pub ai: String,
     /// Columns to play.
@@ -39,7 +40,7 @@ pub struct Args {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Weights JSON file (default: the reference's published weights).
+    /// Evaluation file: weights JSON or a learned value (default: the published weights).
     #[arg(long)]
     pub weights: Option<PathBuf>,
     /// Directory for the histogram CSV, the report JSON and the plots (SVG and PNG).
@@ -79,7 +80,10 @@ impl Default for Args {
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub ai: String,
-    pub weights: Weights,
+    /// `published weights`, `weights FILE` or `value FILE`.
+    pub evaluation: String,
+    /// The weights of a feature evaluation.
+    pub weights: Option<Weights>,
     pub seed: u64,
     pub wild_every: Option<u32>,
     pub fall_speed: u8,
@@ -96,7 +100,8 @@ pub struct Report {
 
 /// Runs the simulation and returns its report (no printing).
 pub fn simulate(args: &Args) -> anyhow::Result<Report> {
-    let (name, weights) = parse_ai(&args.ai, args.weights.as_deref())?;
+    let ai = parse_ai(&args.ai, args.weights.as_deref())?;
+    let name = ai.name.clone();
     let config = GameConfig {
         fall_speed: args.fall_speed,
         input: if args.tap_interval <= 2 {
@@ -114,7 +119,7 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
         (0..chunks)
             .into_par_iter()
             .map(|chunk| -> anyhow::Result<Stats> {
-                let mut strategy = build_strategy(&name, &weights)?;
+                let mut strategy = build_strategy(&ai.name, &ai.evaluation)?;
                 let columns = CHUNK_COLUMNS.min(args.columns - chunk * CHUNK_COLUMNS);
                 let mut stats = Stats::default();
                 let seed = mix_seed(args.seed, chunk);
@@ -132,7 +137,8 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
     let seconds = began.elapsed().as_secs_f64();
     Ok(Report {
         ai: name,
-        weights,
+        evaluation: ai.source,
+        weights: ai.weights,
         seed: args.seed,
         wild_every: config.wild_every,
         fall_speed: args.fall_speed,

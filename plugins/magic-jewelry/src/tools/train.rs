@@ -12,6 +12,7 @@
 use super::game::{rate, GameConfig};
 use super::{build_strategy, mix_seed, progress_bar, with_threads};
 use crate::engine::weights::{Weights, WEIGHT_COUNT, WEIGHT_NAMES};
+use crate::engine::Evaluation;
 use anyhow::Context;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -65,7 +66,7 @@ pub struct Args {
 
 /// Rates weights on one sequence (lower is better).
 fn rating(ai: &str, weights: &Weights, seed: u64, columns: u64) -> anyhow::Result<u64> {
-    let mut strategy = build_strategy(ai, weights)?;
+    let mut strategy = build_strategy(ai, &Evaluation::from(weights))?;
     Ok(rate(
         strategy.as_mut(),
         seed,
@@ -109,7 +110,7 @@ pub fn train(args: &Args) -> anyhow::Result<Weights> {
         Some(path) => Weights::load(path)?,
         None => Weights::PUBLISHED,
     };
-    build_strategy(&args.ai, &start)?;
+    build_strategy(&args.ai, &Evaluation::from(&start))?;
     let max_columns = args.max_columns.max(args.min_columns);
     let bar = progress_bar(u64::from(args.iterations), !args.quiet, "train");
     let result = with_threads(args.threads, || match args.method {

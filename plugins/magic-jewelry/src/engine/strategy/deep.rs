@@ -3,10 +3,9 @@
 
 use super::{for_each_result, next_spawn, Choice, Strategy, LOSS};
 use crate::engine::board::{Board, Column, COLOURS};
-use crate::engine::eval::Evaluator;
+use crate::engine::evaluation::{Evaluate, Evaluation};
 use crate::engine::placement::{reachable, Placement, MAX_PLACEMENTS};
 use crate::engine::timing::{InputModel, SpawnState};
-use crate::engine::weights::Weights;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
@@ -54,18 +53,18 @@ struct Candidate {
 
 /// Current + next + the expectation over the column after next.
 #[derive(Debug, Clone)]
-pub struct Deep {
-    evaluator: Evaluator,
+pub struct Deep<E = Evaluation> {
+    evaluator: E,
     config: DeepConfig,
     rng: ChaCha8Rng,
     pool: Vec<Candidate>,
     triples: Vec<Column>,
 }
 
-impl Deep {
-    pub fn new(weights: &Weights, config: DeepConfig) -> Self {
+impl<E: Evaluate> Deep<E> {
+    pub fn new(evaluator: E, config: DeepConfig) -> Self {
         Self {
-            evaluator: Evaluator::new(weights),
+            evaluator,
             config,
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             pool: Vec::with_capacity(400),
@@ -97,7 +96,7 @@ impl Deep {
     }
 }
 
-impl Strategy for Deep {
+impl<E: Evaluate + Send> Strategy for Deep<E> {
     fn name(&self) -> &'static str {
         "deep"
     }
@@ -117,7 +116,7 @@ impl Strategy for Deep {
         let began = Instant::now();
         let placements = reachable(board, start, input);
         let spawn = next_spawn(start);
-        let evaluator = self.evaluator;
+        let evaluator = &self.evaluator;
         let pool = &mut self.pool;
         pool.clear();
         let mut fallback: Option<Choice> = None;

@@ -9,7 +9,7 @@ pub use simple::Simple;
 pub use smart::Smart;
 
 use super::board::{Board, Column};
-use super::eval::Evaluator;
+use super::evaluation::{Evaluate, Evaluation};
 use super::placement::{reachable, Placement, Placements};
 use super::resolve::{lock_unchecked, LockOutcome};
 use super::timing::{InputModel, SpawnState};
@@ -111,11 +111,19 @@ pub fn strategy_by_name(
     name: &str,
     weights: &Weights,
 ) -> Result<Box<dyn Strategy>, UnknownStrategy> {
+    strategy_with(name, Evaluation::from(weights))
+}
+
+/// [`strategy_by_name`] with any evaluation (weighted features or a learned value).
+pub fn strategy_with(
+    name: &str,
+    evaluation: Evaluation,
+) -> Result<Box<dyn Strategy>, UnknownStrategy> {
     let unknown = || UnknownStrategy(name.to_string());
     match name {
-        "simple" => Ok(Box::new(Simple::new(weights))),
-        "smart" => Ok(Box::new(Smart::new(weights))),
-        "deep" => Ok(Box::new(Deep::new(weights, DeepConfig::default()))),
+        "simple" => Ok(Box::new(Simple::new(evaluation))),
+        "smart" => Ok(Box::new(Smart::new(evaluation))),
+        "deep" => Ok(Box::new(Deep::new(evaluation, DeepConfig::default()))),
         _ => {
             let rest = name.strip_prefix("deep:").ok_or_else(unknown)?;
             let numbers: Vec<usize> = rest
@@ -136,7 +144,7 @@ pub fn strategy_by_name(
                 per_first,
                 ..DeepConfig::default()
             };
-            Ok(Box::new(Deep::new(weights, config)))
+            Ok(Box::new(Deep::new(evaluation, config)))
         }
     }
 }
@@ -174,7 +182,7 @@ pub(crate) fn for_each_result(
 /// every one loses).
 #[inline]
 pub(crate) fn best_static(
-    evaluator: &Evaluator,
+    evaluator: &impl Evaluate,
     board: &Board,
     column: Column,
     start: SpawnState,

@@ -2,26 +2,23 @@
 
 use super::{for_each_result, Choice, Strategy, LOSS};
 use crate::engine::board::{Board, Column};
-use crate::engine::eval::Evaluator;
+use crate::engine::evaluation::{Evaluate, Evaluation};
 use crate::engine::placement::reachable;
 use crate::engine::timing::{InputModel, SpawnState};
-use crate::engine::weights::Weights;
 
 /// Looks at the current column only.
 #[derive(Debug, Clone)]
-pub struct Simple {
-    evaluator: Evaluator,
+pub struct Simple<E = Evaluation> {
+    evaluator: E,
 }
 
-impl Simple {
-    pub fn new(weights: &Weights) -> Self {
-        Self {
-            evaluator: Evaluator::new(weights),
-        }
+impl<E: Evaluate> Simple<E> {
+    pub fn new(evaluator: E) -> Self {
+        Self { evaluator }
     }
 }
 
-impl Strategy for Simple {
+impl<E: Evaluate + Send> Strategy for Simple<E> {
     fn name(&self) -> &'static str {
         "simple"
     }

@@ -2,26 +2,23 @@
 
 use super::{best_static, for_each_result, next_spawn, Choice, Strategy, LOSS};
 use crate::engine::board::{Board, Column};
-use crate::engine::eval::Evaluator;
+use crate::engine::evaluation::{Evaluate, Evaluation};
 use crate::engine::placement::reachable;
 use crate::engine::timing::{InputModel, SpawnState};
-use crate::engine::weights::Weights;
 
 /// Looks at the current and the next column.
 #[derive(Debug, Clone)]
-pub struct Smart {
-    evaluator: Evaluator,
+pub struct Smart<E = Evaluation> {
+    evaluator: E,
 }
 
-impl Smart {
-    pub fn new(weights: &Weights) -> Self {
-        Self {
-            evaluator: Evaluator::new(weights),
-        }
+impl<E: Evaluate> Smart<E> {
+    pub fn new(evaluator: E) -> Self {
+        Self { evaluator }
     }
 }
 
-impl Strategy for Smart {
+impl<E: Evaluate + Send> Strategy for Smart<E> {
     fn name(&self) -> &'static str {
         "smart"
     }
