@@ -73,10 +73,10 @@ impl Evaluation {
     }
 }
 
-/// What the player scores boards with unless told otherwise.
+/// What the player scores boards with unless told otherwise: the committed learned value.
 impl Default for Evaluation {
     fn default() -> Self {
-        Self::features(&Weights::trained())
+        Self::learned(ValueNetwork::trained())
     }
 }
 

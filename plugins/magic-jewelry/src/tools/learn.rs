@@ -3,17 +3,22 @@
 //! The network values the board after each placement (the afterstate): the jewels the board
 //! will hold over the columns to come, beyond the long-run mean. Moves are chosen by a search
 //! that scores each reachable result by its jewels plus its value (`simple` or `smart`), and
-//! each afterstate's value moves towards its TD(lambda) return:
+//! after each move the previous afterstate's value moves towards what followed it:
 //!
 //! ```text
-//! G(t) = jewels(t+1) - mean + gamma * ((1 - lambda) * V(t+1) + lambda * G(t+1))
+//! error = jewels(after) - mean + gamma * V(after) - V(previous)
 //! ```
 //!
-//! Several games play in parallel in rounds: each plays a stretch of columns with the network
-//! as it was at the start of the round and records its returns, then the updates are applied
-//! game by game in a fixed order. The result depends on the seed, the number of games and the
-//! round length, not on the number of threads. The mean is a running average of the jewels on
-//! the board, so values stay near 0 whatever the level of play.
+//! spread over the table entries the previous board hit. Several games play side by side, a
+//! column each per step, with the network as it was at the start of the step; the updates
+//! are then applied game by game in a fixed order, so the result depends on the seed and the
+//! number of games, not on the number of threads. The mean is a running average of the
+//! jewels on the board, so values stay near 0 whatever the level of play.
+//!
+//! Learning with `smart` makes the smart player worse, not better: the board it keeps was
+//! chosen knowing the next column, so its value learns a luck that the search's leaves,
+//! scored without knowing the column after, do not have. `simple` chooses without that
+//! knowledge, and its values serve `smart` and `deep` best (`weights/README.md`).
 
 use super::generator::ColumnGenerator;
 use super::{mix_seed, progress_bar};
@@ -55,15 +60,9 @@ pub struct Args {
     /// Discount of later columns' jewels.
     #[arg(long, default_value_t = 0.99)]
     pub gamma: f32,
-    /// Weight of longer returns (0: one-step TD).
-    #[arg(long, default_value_t = 0.0)]
-    pub lambda: f32,
     /// Games played side by side.
     #[arg(long, default_value_t = 8)]
     pub games: u64,
-    /// Columns each game plays per round, with the network fixed.
-    #[arg(long, default_value_t = 256)]
-    pub round: u64,
     /// Network to start from (default: all zero).
     #[arg(long)]
     pub from: Option<PathBuf>,
@@ -91,9 +90,7 @@ impl Default for Args {
             alpha: 0.1,
             final_alpha: None,
             gamma: 0.99,
-            lambda: 0.0,
             games: 8,
-            round: 256,
             from: None,
             out: PathBuf::from("value.jwl"),
             seed: 1,
@@ -118,17 +115,10 @@ pub struct Progress {
     pub columns_per_second: f64,
 }
 
-/// How fast the running mean follows the jewels on the board, per round.
+/// How fast the running mean follows the jewels on the board, per step.
 const MEAN_RATE: f64 = 0.05;
 /// What losing costs, in jewels: more than any board could hold for long.
 const LOSS_COST: f64 = 1e3;
-
-/// An afterstate met in a round.
-struct Visit {
-    active: Active,
-    value: f64,
-    jewels: f64,
-}
 
 /// One of the games played side by side.
 struct Game {
@@ -136,18 +126,15 @@ struct Game {
     board: Board,
     current: Column,
     next: Column,
-    /// The last afterstate of the previous round, still waiting for its return.
-    carried: Option<Board>,
+    /// The last afterstate, waiting for what follows it (none after a lost game).
+    previous: Option<Board>,
 }
 
-/// What a game's round gives: returns to learn, and statistics.
-#[derive(Default)]
-struct RoundResult {
-    updates: Vec<(Active, f64)>,
-    jewel_sum: u64,
-    max_jewels: u32,
-    game_overs: u64,
-    error_sum: f64,
+/// What a game's step gives: the update to learn, and statistics.
+struct Step {
+    update: Option<(Active, f64)>,
+    jewels: u32,
+    lost: bool,
 }
 
 fn choose(net: &ValueNetwork, search: Search, game: &Game) -> Option<(u8, u8)> {
@@ -160,46 +147,20 @@ fn choose(net: &ValueNetwork, search: Search, game: &Game) -> Option<(u8, u8)> {
     Some((choice.x, choice.rotations))
 }
 
-/// The TD(lambda) returns of a stretch of afterstates, the last of which is not updated (it
-/// bootstraps); `ended` when the stretch ended with a lost game.
-fn returns(
-    visits: &[Visit],
-    ended: bool,
+/// The error of `previous`'s value against its one-step return: the jewels after the move,
+/// less the mean, plus the discounted value of the board after it (`None`: the game was lost).
+fn td_error(
+    net: &ValueNetwork,
+    previous: &Active,
+    after: Option<&Board>,
     mean: f64,
     gamma: f64,
-    lambda: f64,
-    out: &mut RoundResult,
-) {
-    if ended {
-        // The last visit led to a loss: its return is the loss, the rest follow from it.
-        let Some(last) = visits.last() else { return };
-        let mut g = LOSS_COST;
-        out.error_sum += (g - last.value).abs();
-        out.updates.push((last.active, g - last.value));
-        for t in (0..visits.len() - 1).rev() {
-            let after = &visits[t + 1];
-            g = after.jewels - mean + gamma * ((1.0 - lambda) * after.value + lambda * g);
-            out.error_sum += (g - visits[t].value).abs();
-            out.updates.push((visits[t].active, g - visits[t].value));
-        }
-        return;
-    }
-    if visits.len() < 2 {
-        return;
-    }
-    let last = &visits[visits.len() - 1];
-    let mut g = last.value;
-    for t in (0..visits.len() - 1).rev() {
-        let after = &visits[t + 1];
-        let bootstrap = if t + 1 == visits.len() - 1 {
-            after.value
-        } else {
-            (1.0 - lambda) * after.value + lambda * g
-        };
-        g = after.jewels - mean + gamma * bootstrap;
-        out.error_sum += (g - visits[t].value).abs();
-        out.updates.push((visits[t].active, g - visits[t].value));
-    }
+) -> f64 {
+    let target = match after {
+        Some(board) => f64::from(board.jewels()) - mean + gamma * net.value(board),
+        None => LOSS_COST,
+    };
+    target - net.value_of(previous)
 }
 
 impl Game {
@@ -211,48 +172,35 @@ impl Game {
             board: Board::empty(),
             current,
             next,
-            carried: None,
+            previous: None,
         }
     }
 
-    fn visit(net: &ValueNetwork, board: &Board) -> Visit {
-        let active = Active::of(board);
-        Visit {
-            value: net.value_of(&active),
-            active,
-            jewels: f64::from(board.jewels()),
+    /// Plays one column with `net` and returns what to learn from it.
+    fn step(&mut self, net: &ValueNetwork, args: &Args, mean: f64) -> Step {
+        let outcome = choose(net, args.search, self).and_then(|(x, rotations)| {
+            lock(&mut self.board, self.current.rotated(rotations), x as usize).ok()
+        });
+        let lost = outcome.is_none_or(|o| o.game_over);
+        let after = (!lost).then_some(&self.board);
+        let update = self.previous.map(|previous| {
+            let active = Active::of(&previous);
+            let error = td_error(net, &active, after, mean, f64::from(args.gamma));
+            (active, error)
+        });
+        if lost {
+            self.board = Board::empty();
+            self.previous = None;
+        } else {
+            self.previous = Some(self.board);
         }
-    }
-
-    /// Plays `columns` columns with `net` fixed and records the returns.
-    fn play_round(&mut self, net: &ValueNetwork, args: &Args, mean: f64) -> RoundResult {
-        let (gamma, lambda) = (f64::from(args.gamma), f64::from(args.lambda));
-        let mut result = RoundResult::default();
-        let mut visits: Vec<Visit> = Vec::with_capacity(args.round as usize + 1);
-        if let Some(board) = &self.carried {
-            visits.push(Self::visit(net, board));
+        self.current = self.next;
+        self.next = self.generator.next_column();
+        Step {
+            update,
+            jewels: self.board.jewels(),
+            lost,
         }
-        for _ in 0..args.round {
-            let outcome = choose(net, args.search, self).and_then(|(x, rotations)| {
-                lock(&mut self.board, self.current.rotated(rotations), x as usize).ok()
-            });
-            if outcome.is_none_or(|o| o.game_over) {
-                result.game_overs += 1;
-                returns(&visits, true, mean, gamma, lambda, &mut result);
-                visits.clear();
-                self.board = Board::empty();
-            } else {
-                visits.push(Self::visit(net, &self.board));
-            }
-            let jewels = self.board.jewels();
-            result.jewel_sum += u64::from(jewels);
-            result.max_jewels = result.max_jewels.max(jewels);
-            self.current = self.next;
-            self.next = self.generator.next_column();
-        }
-        returns(&visits, false, mean, gamma, lambda, &mut result);
-        self.carried = (!visits.is_empty()).then_some(self.board);
-        result
     }
 }
 
@@ -261,11 +209,16 @@ pub fn learn(
     args: &Args,
     mut report: impl FnMut(&Progress, &ValueNetwork),
 ) -> anyhow::Result<ValueNetwork> {
-    if args.games == 0 || args.round == 0 {
-        bail!("--games and --round must be at least 1");
+    if args.games == 0 {
+        bail!("--games must be at least 1");
     }
-    if !(0.0..=1.0).contains(&args.gamma) || !(0.0..=1.0).contains(&args.lambda) {
-        bail!("--gamma and --lambda must be between 0 and 1");
+    if !(0.0..=1.0).contains(&args.gamma) {
+        bail!("--gamma must be between 0 and 1");
+    }
+    let final_alpha = args.final_alpha.unwrap_or(args.alpha);
+    if !(args.alpha > 0.0 && final_alpha > 0.0 && args.alpha.is_finite() && final_alpha.is_finite())
+    {
+        bail!("--alpha and --final-alpha must be positive");
     }
     let mut network = match &args.from {
         Some(path) => ValueNetwork::load(path)?,
@@ -278,42 +231,41 @@ pub fn learn(
     let mut games: Vec<Game> = (0..args.games)
         .map(|g| Game::new(mix_seed(args.seed, g)))
         .collect();
-    let per_round = args.games * args.round;
-    let rounds = args.columns.div_ceil(per_round);
-    let final_alpha = args.final_alpha.unwrap_or(args.alpha);
-    let decay = f64::from(final_alpha / args.alpha).powf(1.0 / rounds.max(1) as f64);
+    let per_step = args.games;
+    let steps = args.columns.div_ceil(per_step);
+    let decay = f64::from(final_alpha / args.alpha).powf(1.0 / steps.max(1) as f64);
     let mut alpha = f64::from(args.alpha);
     let mut mean = 10.0;
-    let bar = progress_bar(rounds * per_round, !args.quiet, "learn");
+    let bar = progress_bar(steps * per_step, !args.quiet, "learn");
     let mut window = Progress::default();
     let mut window_columns = 0;
     let mut began = Instant::now();
-    for round in 1..=rounds {
+    for step in 1..=steps {
         let net = &network;
-        let results: Vec<RoundResult> = pool.install(|| {
+        let results: Vec<Step> = pool.install(|| {
             games
                 .par_iter_mut()
-                .map(|game| game.play_round(net, args, mean))
+                .map(|game| game.step(net, args, mean))
                 .collect()
         });
         let mut jewel_sum = 0;
         for result in &results {
-            for (active, error) in &result.updates {
+            if let Some((active, error)) = &result.update {
                 let share = alpha * error / active.indices().len() as f64;
                 network.adjust(active, share as f32);
+                window.mean_error += error.abs();
             }
-            jewel_sum += result.jewel_sum;
-            window.max_jewels = window.max_jewels.max(result.max_jewels);
-            window.game_overs += result.game_overs;
-            window.mean_error += result.error_sum;
-            window.mean_jewels += result.jewel_sum as f64;
+            jewel_sum += u64::from(result.jewels);
+            window.max_jewels = window.max_jewels.max(result.jewels);
+            window.game_overs += u64::from(result.lost);
         }
-        mean += MEAN_RATE * (jewel_sum as f64 / per_round as f64 - mean);
+        window.mean_jewels += jewel_sum as f64;
+        mean += MEAN_RATE * (jewel_sum as f64 / per_step as f64 - mean);
         alpha *= decay;
-        window_columns += per_round;
-        bar.inc(per_round);
-        let played = round * per_round;
-        if played % args.report_every < per_round || round == rounds {
+        window_columns += per_step;
+        bar.inc(per_step);
+        let played = step * per_step;
+        if played % args.report_every < per_step || step == steps {
             window.columns = played;
             window.mean_jewels /= window_columns as f64;
             window.mean_error /= window_columns as f64;
@@ -360,7 +312,6 @@ mod tests {
             columns: 40_000,
             report_every: 10_000,
             games: 4,
-            round: 2,
             threads,
             quiet: true,
             ..Args::default()
@@ -380,36 +331,19 @@ mod tests {
     }
 
     #[test]
-    fn returns_follow_the_recursion() {
-        let board = Board::from_text("11....").unwrap();
-        let visit = |value: f64, jewels: f64| Visit {
-            active: Active::of(&board),
-            value,
-            jewels,
-        };
-        let visits = [visit(1.0, 3.0), visit(2.0, 6.0), visit(4.0, 3.0)];
-        let (mean, gamma) = (5.0, 0.5);
-        let mut out = RoundResult::default();
-        returns(&visits, false, mean, gamma, 0.0, &mut out);
-        // One-step: jewels(t+1) - mean + gamma V(t+1) - V(t), the last visit waits.
-        let errors: Vec<f64> = out.updates.iter().map(|(_, e)| *e).collect();
-        assert_eq!(errors, [3.0 - 5.0 + 2.0 - 2.0, 6.0 - 5.0 + 1.0 - 1.0]);
-        let mut out = RoundResult::default();
-        returns(&visits, false, mean, gamma, 1.0, &mut out);
-        // Monte Carlo to the last visit: G(1) = -2 + 2 = 0, G(0) = 1 + 0.5 * 0 = 1.
-        let errors: Vec<f64> = out.updates.iter().map(|(_, e)| *e).collect();
-        assert_eq!(errors, [0.0 - 2.0, 1.0 - 1.0]);
-        let mut out = RoundResult::default();
-        returns(&visits, true, mean, gamma, 0.0, &mut out);
-        // A lost game: the last visit's return is the loss.
-        let errors: Vec<f64> = out.updates.iter().map(|(_, e)| *e).collect();
+    fn errors_are_one_step_returns() {
+        let mut net = ValueNetwork::zeroed();
+        let previous = Board::from_text("11....").unwrap();
+        let after = Board::from_text("11....\n23....").unwrap();
+        net.adjust(&Active::of(&previous), 0.01);
+        let (v_previous, v_after) = (net.value(&previous), net.value(&after));
+        let active = Active::of(&previous);
+        let error = td_error(&net, &active, Some(&after), 5.0, 0.5);
+        assert!((error - (4.0 - 5.0 + 0.5 * v_after - v_previous)).abs() < 1e-12);
+        // A lost game: the return is the loss.
         assert_eq!(
-            errors,
-            [
-                LOSS_COST - 4.0,
-                3.0 - 5.0 + 2.0 - 2.0,
-                6.0 - 5.0 + 1.0 - 1.0
-            ]
+            td_error(&net, &active, None, 5.0, 0.5),
+            LOSS_COST - v_previous
         );
     }
 
@@ -422,6 +356,14 @@ mod tests {
             },
             Args {
                 gamma: 1.5,
+                ..short(1)
+            },
+            Args {
+                alpha: 0.0,
+                ..short(1)
+            },
+            Args {
+                final_alpha: Some(-1.0),
                 ..short(1)
             },
             Args {

@@ -8,6 +8,7 @@ use flate2::write::ZlibEncoder;
 use flate2::Compression;
 use std::io::{Read, Write};
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
 const MAGIC: &[u8; 8] = b"JWLVALUE";
 const VERSION: u32 = 1;
@@ -39,7 +40,21 @@ pub enum ValueFileError {
     Damaged(String),
 }
 
+/// The committed network (`weights/learned.jwl`, see `weights/README.md`).
+const TRAINED: &[u8] = include_bytes!("../../../weights/learned.jwl");
+
 impl ValueNetwork {
+    /// The committed network, decoded once and shared.
+    pub fn trained() -> Arc<Self> {
+        static TRAINED_NETWORK: OnceLock<Arc<ValueNetwork>> = OnceLock::new();
+        TRAINED_NETWORK
+            .get_or_init(|| {
+                // A build-time file, checked by a test: a failure here is a broken build.
+                Arc::new(Self::from_bytes(TRAINED).expect("weights/learned.jwl decodes"))
+            })
+            .clone()
+    }
+
     /// The file form.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(HEADER + ENTRIES / 4);
@@ -144,6 +159,16 @@ mod tests {
         // Mostly zeros: it compresses to a small fraction of the raw tables.
         assert!(bytes.len() < ENTRIES / 50, "{} bytes", bytes.len());
         assert_eq!(ValueNetwork::from_bytes(&bytes).unwrap(), net);
+    }
+
+    #[test]
+    fn committed_network_decodes_and_has_learned() {
+        let net = ValueNetwork::trained();
+        assert!(net.entries_set() > 100_000, "{net:?}");
+        // A 1 dropped in the gap clears the row; three colours far apart clear nothing.
+        let paired = Board::from_text("11.1..").unwrap();
+        let scattered = Board::from_text("1.2.3.").unwrap();
+        assert!(net.value(&paired) < net.value(&scattered));
     }
 
     #[test]

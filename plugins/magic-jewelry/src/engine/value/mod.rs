@@ -1,7 +1,7 @@
-//! A learned board value: an n-tuple network. Small regions of the board (windows of a few
-//! shapes at every position, whole rows, the height profile, the jewel count, the colours a
-//! next column could complete) each index a table by their pattern, and the value is the sum
-//! of the entries they hit. Colours are relabelled in order of first appearance, so a pattern
+//! A learned board value: an n-tuple network. Small regions of the board (3 x 3 windows at
+//! every position, whole rows, the height profile, the jewel count, the colours a next column
+//! could complete) each index a table by their pattern, and the value is the sum of the
+//! entries they hit. Colours are relabelled in order of first appearance, so a pattern
 //! stands for all its recolourings, and regions on the right read mirrored into the tables of
 //! the left.
 //!
@@ -20,12 +20,9 @@ use super::eval::completion_spots;
 use pattern::{rank, sequences};
 use windows::{PatternCache, Shape};
 
-/// 3 x 3 squares: every line of three fits in one.
+/// 3 x 3 squares: every line of three fits in one. (Adding 4 x 2, 2 x 4 or 5 x 2 windows made
+/// learning slower and play no better.)
 type Squares = Shape<3, 3, 4>;
-/// 4 wide, 2 high: lines of four and pairs two apart along the rows.
-type Flats = Shape<4, 2, 4>;
-/// 2 wide, 4 high: what a clear below brings down next to a neighbour.
-type Towers = Shape<2, 4, 4>;
 
 /// Rows with a table of their own; higher rows share one.
 const ROW_OWN: usize = 6;
@@ -57,9 +54,7 @@ const HEIGHT_PATTERNS: usize = (HEIGHT_CLIP + 1).pow(WIDTH as u32);
 const COMPLETION_PATTERNS: usize = 7 * (SPOTS_CLIP + 1);
 
 const SQUARES_BASE: usize = 0;
-const FLATS_BASE: usize = SQUARES_BASE + Squares::ENTRIES;
-const TOWERS_BASE: usize = FLATS_BASE + Flats::ENTRIES;
-const ROW_BASE: usize = TOWERS_BASE + Towers::ENTRIES;
+const ROW_BASE: usize = SQUARES_BASE + Squares::ENTRIES;
 const HEIGHT_BASE: usize = ROW_BASE + ROW_TABLES * ROW_PATTERNS;
 const COUNT_BASE: usize = HEIGHT_BASE + HEIGHT_PATTERNS;
 const COMPLETION_BASE: usize = COUNT_BASE + COUNT_CLIP + 1;
@@ -68,8 +63,7 @@ pub const ENTRIES: usize = COMPLETION_BASE + COMPLETION_PATTERNS;
 
 /// Most table entries one board hits: every window and row, then one entry each for the
 /// heights, the count and the completions.
-pub const MAX_ACTIVE: usize =
-    Squares::MAX_WINDOWS + Flats::MAX_WINDOWS + Towers::MAX_WINDOWS + 15 + 3;
+pub const MAX_ACTIVE: usize = Squares::MAX_WINDOWS + 15 + 3;
 
 /// The table entries a board hits.
 #[derive(Debug, Clone, Copy)]
@@ -101,8 +95,6 @@ impl Active {
         PATTERNS_SEEN.with_borrow_mut(|seen| {
             let mut push = |index| active.push(index);
             Squares::visit(SQUARES_BASE, &heights, &columns, seen, &mut push);
-            Flats::visit(FLATS_BASE, &heights, &columns, seen, &mut push);
-            Towers::visit(TOWERS_BASE, &heights, &columns, seen, &mut push);
         });
         active.rows(&heights, &columns);
         active.push(HEIGHT_BASE + height_pattern(&heights));
@@ -285,17 +277,14 @@ mod tests {
     #[test]
     fn layout_sizes() {
         assert_eq!(ROW_PATTERNS, 877);
-        assert_eq!(
-            ENTRIES,
-            Squares::ENTRIES + Flats::ENTRIES + Towers::ENTRIES + 7 * 877 + 262_144 + 91 + 112
-        );
+        assert_eq!(ENTRIES, Squares::ENTRIES + 7 * 877 + 262_144 + 91 + 112);
     }
 
     #[test]
     fn empty_board_hits_the_low_windows_and_rows() {
         let active = Active::of(&Board::empty());
         // Each shape's positions x 4 low rows, 6 low rows, heights, count, completions.
-        let windows = 4 * (Squares::POSITIONS + Flats::POSITIONS + Towers::POSITIONS);
+        let windows = 4 * Squares::POSITIONS;
         assert_eq!(active.indices().len(), windows + 6 + 3);
     }
 
@@ -385,18 +374,6 @@ mod tests {
     fn reference(board: &Board) -> Vec<u32> {
         let h = board.heights.map(usize::from);
         let mut out = reference_windows(board, (3, 3, 4), SQUARES_BASE, Squares::PATTERNS);
-        out.extend(reference_windows(
-            board,
-            (4, 2, 4),
-            FLATS_BASE,
-            Flats::PATTERNS,
-        ));
-        out.extend(reference_windows(
-            board,
-            (2, 4, 4),
-            TOWERS_BASE,
-            Towers::PATTERNS,
-        ));
         for y in 0..15 {
             let filled: Vec<usize> = (0..WIDTH).filter(|&x| h[x] > y).collect();
             if y >= ROW_OWN && filled.is_empty() {

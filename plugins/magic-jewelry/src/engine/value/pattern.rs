@@ -8,8 +8,8 @@
 
 use crate::engine::board::COLOURS;
 
-/// Longest colour sequence ranked (a full 3 x 3 window; rows are 6 long).
-pub(crate) const MAX_CELLS: usize = 9;
+/// Longest colour sequence ranked (a full 5 x 2 window).
+pub(crate) const MAX_CELLS: usize = 10;
 const LABELS: usize = COLOURS as usize;
 
 /// `EXTEND[r][m]`: restricted growth strings that extend a prefix whose largest label is `m`

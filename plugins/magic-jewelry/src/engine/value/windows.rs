@@ -9,7 +9,7 @@ use crate::engine::board::WIDTH;
 /// Lowest row of the stack index (hidden rows included) a window can reach.
 const ROWS: usize = 15;
 /// Most occupancies of any shape: (H + 1)^W.
-const MAX_OCCUPANCIES: usize = 128;
+const MAX_OCCUPANCIES: usize = 256;
 
 /// A window shape: `W` columns by `H` rows; windows whose bottom is at row `OWN` or above
 /// share one table, the lower ones have a table each.
@@ -30,6 +30,8 @@ impl<const W: usize, const H: usize, const OWN: usize> Shape<W, H, OWN> {
     pub(crate) const ENTRIES: usize = Self::CLASSES * (OWN + 1) * Self::PATTERNS;
     /// Most windows on one board.
     pub(crate) const MAX_WINDOWS: usize = Self::POSITIONS * (Self::TOP_ROW + 1);
+    /// Checked when a shape is used: its cells and occupancies fit the encodings.
+    const FITS: () = assert!(W * H <= MAX_CELLS && Self::OCCUPANCIES <= MAX_OCCUPANCIES);
 
     /// Pushes the entry (from `base`) of every window with a jewel in it, and of every window
     /// whose bottom is below row `OWN` (their tables see the empty board too).
@@ -41,9 +43,9 @@ impl<const W: usize, const H: usize, const OWN: usize> Shape<W, H, OWN> {
         seen: &mut PatternCache,
         mut push: impl FnMut(usize),
     ) {
-        debug_assert!(W * H <= MAX_CELLS && Self::OCCUPANCIES <= MAX_OCCUPANCIES);
-        // Shapes in use differ in width (2, 3 or 4 columns): two bits tell them apart.
-        let key = ((W % 4) as u64) << SHAPE_SHIFT;
+        let () = Self::FITS;
+        // Shapes in use differ in width (2 to 5 columns): three bits tell them apart.
+        let key = (W as u64 & 7) << SHAPE_SHIFT;
         for x in 0..Self::POSITIONS {
             let mirror = Self::POSITIONS - 1 - x;
             let class = x.min(mirror);
@@ -132,29 +134,29 @@ const fn offsets(w: usize, h: usize) -> ([u32; MAX_OCCUPANCIES], u32) {
     (offsets, total)
 }
 
-/// Packed cells take the low 36 bits of a reading (9 cells), the occupancy the next 7, the
-/// shape 2 more in a cache key.
-const OCCUPANCY_SHIFT: u32 = 36;
-const SHAPE_SHIFT: u32 = OCCUPANCY_SHIFT + 7;
+/// Packed cells take the low 40 bits of a reading (10 cells), the occupancy the next 8, the
+/// shape 3 more in a cache key.
+const OCCUPANCY_SHIFT: u32 = 40;
+const SHAPE_SHIFT: u32 = OCCUPANCY_SHIFT + 8;
 const CELLS_MASK: u64 = (1 << OCCUPANCY_SHIFT) - 1;
 
 /// Window patterns met lately, keyed by the reading and the shape: a search scores hundreds
 /// of boards that share most of their windows, and ranking a window's colours is the
 /// costliest part of finding its entry.
 pub(crate) struct PatternCache {
-    /// Key (reading and shape, bits 0-44) and pattern (bits 45 up).
-    slots: Box<[u64]>,
+    keys: Box<[u64]>,
+    patterns: Box<[u32]>,
 }
 
 const SLOTS_LOG2: u32 = 12;
-const KEY_BITS: u32 = SHAPE_SHIFT + 2;
-const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
+const SLOTS: usize = 1 << SLOTS_LOG2;
 
 impl PatternCache {
     pub(crate) fn new() -> Self {
         // All ones is no key: packed colours are at most 6, never 15.
         Self {
-            slots: vec![u64::MAX; 1 << SLOTS_LOG2].into_boxed_slice(),
+            keys: vec![u64::MAX; SLOTS].into_boxed_slice(),
+            patterns: vec![0; SLOTS].into_boxed_slice(),
         }
     }
 
@@ -162,13 +164,13 @@ impl PatternCache {
     #[inline(always)]
     fn pattern(&mut self, reading: u64, shape_key: u64, rank: fn(u64) -> u32) -> u32 {
         let key = reading | shape_key;
-        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SLOTS_LOG2)) as usize;
-        let slot = &mut self.slots[slot & ((1 << SLOTS_LOG2) - 1)];
-        if *slot & KEY_MASK == key {
-            return (*slot >> KEY_BITS) as u32;
+        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SLOTS_LOG2)) as usize % SLOTS;
+        if self.keys[slot] == key {
+            return self.patterns[slot];
         }
         let pattern = rank(reading);
-        *slot = key | u64::from(pattern) << KEY_BITS;
+        self.keys[slot] = key;
+        self.patterns[slot] = pattern;
         pattern
     }
 }
@@ -182,13 +184,10 @@ mod tests {
         assert_eq!(Shape::<3, 3, 4>::PATTERNS, 41_137);
         assert_eq!(Shape::<3, 3, 4>::POSITIONS, 4);
         assert_eq!(Shape::<3, 3, 4>::ENTRIES, 2 * 5 * 41_137);
-        // Patterns must fit the 19 bits above the key.
-        for patterns in [
-            Shape::<3, 3, 4>::PATTERNS,
-            Shape::<4, 2, 4>::PATTERNS,
-            Shape::<2, 4, 4>::PATTERNS,
-        ] {
-            assert!(patterns < 1 << (64 - KEY_BITS), "{patterns}");
-        }
+        // Other shapes, as tried: 4 x 2, 2 x 4 and 5 x 2 (ten cells, the most a pattern holds).
+        assert_eq!(Shape::<4, 2, 4>::PATTERNS, 10_867);
+        assert_eq!(Shape::<2, 4, 4>::PATTERNS, 6_784);
+        assert_eq!(Shape::<5, 2, 4>::PATTERNS, 313_132);
+        assert_eq!(Shape::<5, 2, 4>::ENTRIES, 5 * 313_132);
     }
 }
