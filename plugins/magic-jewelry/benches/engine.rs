@@ -3,8 +3,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use magic_jewelry::engine::{
-    lock, reachable, strategy_by_name, Board, Column, Evaluate, Evaluator, InputModel, SpawnState,
-    ValueNetwork, Weights,
+    lock, reachable, strategy_by_name, strategy_with, Board, Column, Evaluate, Evaluation,
+    Evaluator, InputModel, SpawnState, ValueNetwork, Weights,
 };
 use magic_jewelry::tools::game::{play, GameConfig};
 use magic_jewelry::tools::stats::Stats;
@@ -92,14 +92,16 @@ fn placements(c: &mut Criterion) {
 }
 
 fn decisions(c: &mut Criterion) {
-    // The trained weights switch on the completion features, which cost more per board.
-    let weight_sets = [
-        ("published", Weights::PUBLISHED),
-        ("trained", Weights::trained()),
+    // The trained weights switch on the completion features, which cost more per board; the
+    // learned value (the player's default) costs more again.
+    let evaluations = [
+        ("published", Evaluation::from(&Weights::PUBLISHED)),
+        ("trained", Evaluation::from(&Weights::trained())),
+        ("learned", Evaluation::default()),
     ];
     for ai in ["simple", "smart", "deep"] {
-        for (weights_name, weights) in &weight_sets {
-            let mut strategy = strategy_by_name(ai, weights).expect("known strategy");
+        for (weights_name, evaluation) in &evaluations {
+            let mut strategy = strategy_with(ai, evaluation.clone()).expect("known strategy");
             strategy.set_budget(None);
             for (name, board) in boards() {
                 c.bench_function(&format!("decide/{ai}/{weights_name}/{name}"), |b| {

@@ -9,7 +9,9 @@
 //! error = jewels(after) - mean + gamma * V(after) - V(previous)
 //! ```
 //!
-//! spread over the table entries the previous board hit. Several games play side by side, a
+//! spread over the table entries the previous board hit. With `--steps N` the return runs N
+//! moves (the discounted jewels of the N boards that follow, then the value of the last)
+//! before it leans on a value. Several games play side by side, a
 //! column each per step, with the network as it was at the start of the step; the updates
 //! are then applied game by game in a fixed order, so the result depends on the seed and the
 //! number of games, not on the number of threads. The mean is a running average of the
@@ -30,6 +32,7 @@ use crate::engine::{
 use anyhow::{bail, Context};
 use rayon::prelude::*;
 use serde::Serialize;
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -60,6 +63,9 @@ pub struct Args {
     /// Discount of later columns' jewels.
     #[arg(long, default_value_t = 0.99)]
     pub gamma: f32,
+    /// Moves a return runs before it ends on a value (n-step TD; 1 is TD(0)).
+    #[arg(long, default_value_t = 1)]
+    pub steps: u32,
     /// Games played side by side.
     #[arg(long, default_value_t = 8)]
     pub games: u64,
@@ -90,6 +96,7 @@ impl Default for Args {
             alpha: 0.1,
             final_alpha: None,
             gamma: 0.99,
+            steps: 1,
             games: 8,
             from: None,
             out: PathBuf::from("value.jwl"),
@@ -120,19 +127,53 @@ const MEAN_RATE: f64 = 0.05;
 /// What losing costs, in jewels: more than any board could hold for long.
 const LOSS_COST: f64 = 1e3;
 
+/// An afterstate waiting for the returns that follow it.
+struct Pending {
+    active: Active,
+    /// Discounted jewels (less the mean) seen since.
+    partial: f64,
+    /// The discount of the next return: gamma to the power of the returns seen.
+    discount: f64,
+    seen: u32,
+}
+
+impl Pending {
+    fn new(board: &Board) -> Self {
+        Self {
+            active: Active::of(board),
+            partial: 0.0,
+            discount: 1.0,
+            seen: 0,
+        }
+    }
+
+    /// Adds the jewels of the next afterstate.
+    fn see(&mut self, reward: f64, gamma: f64) {
+        self.partial += self.discount * reward;
+        self.discount *= gamma;
+        self.seen += 1;
+    }
+
+    /// The error of its value against the return completed by `tail` (the value of the
+    /// board the return stops at, or the cost of losing).
+    fn error(&self, net: &ValueNetwork, tail: f64) -> f64 {
+        self.partial + self.discount * tail - net.value_of(&self.active)
+    }
+}
+
 /// One of the games played side by side.
 struct Game {
     generator: ColumnGenerator,
     board: Board,
     current: Column,
     next: Column,
-    /// The last afterstate, waiting for what follows it (none after a lost game).
-    previous: Option<Board>,
+    /// The last afterstates, oldest first, waiting for the returns that follow them.
+    pending: VecDeque<Pending>,
 }
 
-/// What a game's step gives: the update to learn, and statistics.
+/// What a game's step gives: the updates to learn, and statistics.
 struct Step {
-    update: Option<(Active, f64)>,
+    updates: Vec<(Active, f64)>,
     jewels: u32,
     lost: bool,
 }
@@ -147,20 +188,36 @@ fn choose(net: &ValueNetwork, search: Search, game: &Game) -> Option<(u8, u8)> {
     Some((choice.x, choice.rotations))
 }
 
-/// The error of `previous`'s value against its one-step return: the jewels after the move,
-/// less the mean, plus the discounted value of the board after it (`None`: the game was lost).
-fn td_error(
+/// Moves the pending afterstates on by one move that led to `after` (`None`: the game was
+/// lost) and returns the updates of those whose `steps`-step return is complete: the jewels
+/// of the boards that followed, less the mean, discounted, then the discounted value of the
+/// last one; a lost game completes every return with the cost of losing.
+fn advance(
+    pending: &mut VecDeque<Pending>,
     net: &ValueNetwork,
-    previous: &Active,
     after: Option<&Board>,
     mean: f64,
     gamma: f64,
-) -> f64 {
-    let target = match after {
-        Some(board) => f64::from(board.jewels()) - mean + gamma * net.value(board),
-        None => LOSS_COST,
+    steps: u32,
+) -> Vec<(Active, f64)> {
+    let Some(board) = after else {
+        return pending
+            .drain(..)
+            .map(|p| (p.active, p.error(net, LOSS_COST)))
+            .collect();
     };
-    target - net.value_of(previous)
+    let reward = f64::from(board.jewels()) - mean;
+    pending.iter_mut().for_each(|p| p.see(reward, gamma));
+    let mut updates = Vec::new();
+    if pending.front().is_some_and(|p| p.seen >= steps) {
+        let tail = net.value(board);
+        while let Some(p) = pending.front().filter(|p| p.seen >= steps) {
+            updates.push((p.active, p.error(net, tail)));
+            pending.pop_front();
+        }
+    }
+    pending.push_back(Pending::new(board));
+    updates
 }
 
 impl Game {
@@ -172,7 +229,7 @@ impl Game {
             board: Board::empty(),
             current,
             next,
-            previous: None,
+            pending: VecDeque::new(),
         }
     }
 
@@ -183,21 +240,15 @@ impl Game {
         });
         let lost = outcome.is_none_or(|o| o.game_over);
         let after = (!lost).then_some(&self.board);
-        let update = self.previous.map(|previous| {
-            let active = Active::of(&previous);
-            let error = td_error(net, &active, after, mean, f64::from(args.gamma));
-            (active, error)
-        });
+        let gamma = f64::from(args.gamma);
+        let updates = advance(&mut self.pending, net, after, mean, gamma, args.steps);
         if lost {
             self.board = Board::empty();
-            self.previous = None;
-        } else {
-            self.previous = Some(self.board);
         }
         self.current = self.next;
         self.next = self.generator.next_column();
         Step {
-            update,
+            updates,
             jewels: self.board.jewels(),
             lost,
         }
@@ -211,6 +262,9 @@ pub fn learn(
 ) -> anyhow::Result<ValueNetwork> {
     if args.games == 0 {
         bail!("--games must be at least 1");
+    }
+    if args.steps == 0 {
+        bail!("--steps must be at least 1");
     }
     if !(0.0..=1.0).contains(&args.gamma) {
         bail!("--gamma must be between 0 and 1");
@@ -239,6 +293,7 @@ pub fn learn(
     let bar = progress_bar(steps * per_step, !args.quiet, "learn");
     let mut window = Progress::default();
     let mut window_columns = 0;
+    let mut window_updates = 0u64;
     let mut began = Instant::now();
     for step in 1..=steps {
         let net = &network;
@@ -250,10 +305,11 @@ pub fn learn(
         });
         let mut jewel_sum = 0;
         for result in &results {
-            if let Some((active, error)) = &result.update {
+            for (active, error) in &result.updates {
                 let share = alpha * error / active.indices().len() as f64;
                 network.adjust(active, share as f32);
                 window.mean_error += error.abs();
+                window_updates += 1;
             }
             jewel_sum += u64::from(result.jewels);
             window.max_jewels = window.max_jewels.max(result.jewels);
@@ -268,12 +324,13 @@ pub fn learn(
         if played % args.report_every < per_step || step == steps {
             window.columns = played;
             window.mean_jewels /= window_columns as f64;
-            window.mean_error /= window_columns as f64;
+            window.mean_error /= window_updates.max(1) as f64;
             window.entries_set = network.entries_set();
             window.columns_per_second = window_columns as f64 / began.elapsed().as_secs_f64();
             bar.suspend(|| report(&window, &network));
             window = Progress::default();
             window_columns = 0;
+            window_updates = 0;
             began = Instant::now();
         }
     }
@@ -330,6 +387,10 @@ mod tests {
         assert!(one.entries_set() > 1000);
     }
 
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-9
+    }
+
     #[test]
     fn errors_are_one_step_returns() {
         let mut net = ValueNetwork::zeroed();
@@ -337,14 +398,40 @@ mod tests {
         let after = Board::from_text("11....\n23....").unwrap();
         net.adjust(&Active::of(&previous), 0.01);
         let (v_previous, v_after) = (net.value(&previous), net.value(&after));
-        let active = Active::of(&previous);
-        let error = td_error(&net, &active, Some(&after), 5.0, 0.5);
-        assert!((error - (4.0 - 5.0 + 0.5 * v_after - v_previous)).abs() < 1e-12);
-        // A lost game: the return is the loss.
-        assert_eq!(
-            td_error(&net, &active, None, 5.0, 0.5),
-            LOSS_COST - v_previous
-        );
+        let mut pending = VecDeque::from([Pending::new(&previous)]);
+        let updates = advance(&mut pending, &net, Some(&after), 5.0, 0.5, 1);
+        assert_eq!(updates.len(), 1);
+        assert!(close(updates[0].1, 4.0 - 5.0 + 0.5 * v_after - v_previous));
+        assert_eq!(pending.len(), 1, "the board after waits for its own return");
+        // A lost game: the return is the loss, and nothing waits any more.
+        let mut pending = VecDeque::from([Pending::new(&previous)]);
+        let updates = advance(&mut pending, &net, None, 5.0, 0.5, 1);
+        assert!(close(updates[0].1, LOSS_COST - v_previous));
+        assert!(pending.is_empty());
+    }
+
+    #[test]
+    fn three_step_returns_wait_for_three_moves() {
+        let mut net = ValueNetwork::zeroed();
+        let boards = ["11....", "11....\n23....", "1.....\n23....", "2....."]
+            .map(|text| Board::from_text(text).unwrap());
+        net.adjust(&Active::of(&boards[0]), 0.01);
+        net.adjust(&Active::of(&boards[3]), -0.02);
+        let mut pending = VecDeque::from([Pending::new(&boards[0])]);
+        for board in &boards[1..3] {
+            assert!(advance(&mut pending, &net, Some(board), 2.0, 0.5, 3).is_empty());
+        }
+        let updates = advance(&mut pending, &net, Some(&boards[3]), 2.0, 0.5, 3);
+        assert_eq!(updates.len(), 1);
+        // Jewels 4, 3, 1 less the mean 2, discounted, then the value of the last board.
+        let expected =
+            2.0 + 0.5 * 1.0 - 0.25 + 0.125 * net.value(&boards[3]) - net.value(&boards[0]);
+        assert!(close(updates[0].1, expected), "{}", updates[0].1);
+        assert_eq!(pending.len(), 3);
+        // Losing now completes the three waiting returns with the loss.
+        let updates = advance(&mut pending, &net, None, 2.0, 0.5, 3);
+        assert_eq!(updates.len(), 3);
+        assert!(close(updates[2].1, LOSS_COST - net.value(&boards[3])));
     }
 
     #[test]
@@ -352,6 +439,10 @@ mod tests {
         for args in [
             Args {
                 games: 0,
+                ..short(1)
+            },
+            Args {
+                steps: 0,
                 ..short(1)
             },
             Args {
