@@ -120,6 +120,24 @@ fn decisions(c: &mut Criterion) {
     }
 }
 
+/// `deep` as the player runs it, within its time budget.
+fn budgeted_decisions(c: &mut Criterion) {
+    let mut deep = strategy_with("deep", Evaluation::default()).expect("known strategy");
+    for (name, board) in boards() {
+        c.bench_function(&format!("decide/deep_budgeted/learned/{name}"), |b| {
+            b.iter(|| {
+                deep.decide(
+                    black_box(&board),
+                    Column::new(1, 2, 3),
+                    Some(Column::new(4, 5, 6)),
+                    SpawnState::default(),
+                    InputModel::FAST,
+                )
+            })
+        });
+    }
+}
+
 fn simulator(c: &mut Criterion) {
     let mut group = c.benchmark_group("sim");
     group.sample_size(10);
@@ -165,6 +183,7 @@ criterion_group!(
     evaluation,
     placements,
     decisions,
+    budgeted_decisions,
     simulator
 );
 criterion_main!(benches);

@@ -21,8 +21,9 @@ pub struct DeepConfig {
     /// Colour triples sampled for the column after next (the same ones for every candidate,
     /// so the comparison between candidates is fair).
     pub samples: usize,
-    /// Stop looking ahead when a decision has used this much time (the best static candidate
-    /// is always looked at). `None`: no limit, results depend only on the inputs.
+    /// Look ahead at no more candidates than fit in this time, judged by the last look-ahead
+    /// (the best static candidate is always looked at). `None`: no limit, results depend
+    /// only on the inputs.
     pub budget: Option<Duration>,
     /// Seed of the sampler.
     pub seed: u64,
@@ -197,15 +198,26 @@ impl<E: Evaluate + Send> Strategy for Deep<E> {
         }
         let after_next = next_spawn(start);
         let mut best: Option<Choice> = None;
+        // The time the last look-ahead took: the next one is not started unless it would
+        // likely end within the budget.
+        let mut last = Duration::ZERO;
         for i in 0..self.pool.len() {
-            if i > 0 && self.config.budget.is_some_and(|b| began.elapsed() >= b) {
+            if i > 0
+                && self
+                    .config
+                    .budget
+                    .is_some_and(|b| began.elapsed() + last > b)
+            {
                 break;
             }
             let candidate = self.pool[i];
             let value = if candidate.terminal || next.is_none() {
                 candidate.score
             } else {
-                self.expectation(&candidate.board, after_next, input) - candidate.interim
+                let look = Instant::now();
+                let value = self.expectation(&candidate.board, after_next, input);
+                last = look.elapsed();
+                value - candidate.interim
             };
             if best.is_none_or(|b| value > b.score) {
                 best = Some(Choice {
