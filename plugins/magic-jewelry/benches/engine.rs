@@ -4,7 +4,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use magic_jewelry::engine::{
     lock, reachable, strategy_by_name, strategy_with, Board, Column, Evaluate, Evaluation,
-    Evaluator, InputModel, SpawnState, ValueNetwork, Weights,
+    Evaluator, InputModel, SpawnState, Strategy, ValueNetwork, Weights,
 };
 use magic_jewelry::tools::game::{play, GameConfig};
 use magic_jewelry::tools::stats::Stats;
@@ -91,42 +91,12 @@ fn placements(c: &mut Criterion) {
     }
 }
 
-fn decisions(c: &mut Criterion) {
-    // The trained weights switch on the completion features, which cost more per board; the
-    // learned value (the player's default) costs more again.
-    let evaluations = [
-        ("published", Evaluation::from(&Weights::PUBLISHED)),
-        ("trained", Evaluation::from(&Weights::trained())),
-        ("learned", Evaluation::default()),
-    ];
-    for ai in ["simple", "smart", "deep"] {
-        for (weights_name, evaluation) in &evaluations {
-            let mut strategy = strategy_with(ai, evaluation.clone()).expect("known strategy");
-            strategy.set_budget(None);
-            for (name, board) in boards() {
-                c.bench_function(&format!("decide/{ai}/{weights_name}/{name}"), |b| {
-                    b.iter(|| {
-                        strategy.decide(
-                            black_box(&board),
-                            Column::new(1, 2, 3),
-                            Some(Column::new(4, 5, 6)),
-                            SpawnState::default(),
-                            InputModel::FAST,
-                        )
-                    })
-                });
-            }
-        }
-    }
-}
-
-/// `deep` as the player runs it, within its time budget.
-fn budgeted_decisions(c: &mut Criterion) {
-    let mut deep = strategy_with("deep", Evaluation::default()).expect("known strategy");
+/// Times `strategy` deciding on each fixed board, as `decide/{label}/{board}`.
+fn bench_decisions(c: &mut Criterion, label: &str, strategy: &mut dyn Strategy) {
     for (name, board) in boards() {
-        c.bench_function(&format!("decide/deep_budgeted/learned/{name}"), |b| {
+        c.bench_function(&format!("decide/{label}/{name}"), |b| {
             b.iter(|| {
-                deep.decide(
+                strategy.decide(
                     black_box(&board),
                     Column::new(1, 2, 3),
                     Some(Column::new(4, 5, 6)),
@@ -136,6 +106,26 @@ fn budgeted_decisions(c: &mut Criterion) {
             })
         });
     }
+}
+
+fn decisions(c: &mut Criterion) {
+    // The trained weights switch on the completion features, which cost more per board; the
+    // learned value (the player's default) costs more again.
+    let evaluations = [
+        ("published", Evaluation::from(&Weights::PUBLISHED)),
+        ("trained", Evaluation::from(&Weights::trained())),
+        ("learned", Evaluation::default()),
+    ];
+    for ai in ["simple", "smart", "deep"] {
+        for (evaluation_name, evaluation) in &evaluations {
+            let mut strategy = strategy_with(ai, evaluation.clone()).expect("known strategy");
+            strategy.set_budget(None);
+            bench_decisions(c, &format!("{ai}/{evaluation_name}"), strategy.as_mut());
+        }
+    }
+    // `deep` as the player runs it, within its time budget.
+    let mut deep = strategy_with("deep", Evaluation::default()).expect("known strategy");
+    bench_decisions(c, "deep_budgeted/learned", deep.as_mut());
 }
 
 fn simulator(c: &mut Criterion) {
@@ -183,7 +173,6 @@ criterion_group!(
     evaluation,
     placements,
     decisions,
-    budgeted_decisions,
     simulator
 );
 criterion_main!(benches);

@@ -138,9 +138,9 @@ struct Pending {
 }
 
 impl Pending {
-    fn new(board: &Board) -> Self {
+    fn new(active: Active) -> Self {
         Self {
-            active: Active::of(board),
+            active,
             partial: 0.0,
             discount: 1.0,
             seen: 0,
@@ -208,15 +208,18 @@ fn advance(
     };
     let reward = f64::from(board.jewels()) - mean;
     pending.iter_mut().for_each(|p| p.see(reward, gamma));
+    // The board's entries serve both its value (the tail of the returns completed now) and
+    // its own wait.
+    let active = Active::of(board);
     let mut updates = Vec::new();
     if pending.front().is_some_and(|p| p.seen >= steps) {
-        let tail = net.value(board);
+        let tail = net.value_of(&active);
         while let Some(p) = pending.front().filter(|p| p.seen >= steps) {
             updates.push((p.active, p.error(net, tail)));
             pending.pop_front();
         }
     }
-    pending.push_back(Pending::new(board));
+    pending.push_back(Pending::new(active));
     updates
 }
 
@@ -398,13 +401,13 @@ mod tests {
         let after = Board::from_text("11....\n23....").unwrap();
         net.adjust(&Active::of(&previous), 0.01);
         let (v_previous, v_after) = (net.value(&previous), net.value(&after));
-        let mut pending = VecDeque::from([Pending::new(&previous)]);
+        let mut pending = VecDeque::from([Pending::new(Active::of(&previous))]);
         let updates = advance(&mut pending, &net, Some(&after), 5.0, 0.5, 1);
         assert_eq!(updates.len(), 1);
         assert!(close(updates[0].1, 4.0 - 5.0 + 0.5 * v_after - v_previous));
         assert_eq!(pending.len(), 1, "the board after waits for its own return");
         // A lost game: the return is the loss, and nothing waits any more.
-        let mut pending = VecDeque::from([Pending::new(&previous)]);
+        let mut pending = VecDeque::from([Pending::new(Active::of(&previous))]);
         let updates = advance(&mut pending, &net, None, 5.0, 0.5, 1);
         assert!(close(updates[0].1, LOSS_COST - v_previous));
         assert!(pending.is_empty());
@@ -417,7 +420,7 @@ mod tests {
             .map(|text| Board::from_text(text).unwrap());
         net.adjust(&Active::of(&boards[0]), 0.01);
         net.adjust(&Active::of(&boards[3]), -0.02);
-        let mut pending = VecDeque::from([Pending::new(&boards[0])]);
+        let mut pending = VecDeque::from([Pending::new(Active::of(&boards[0]))]);
         for board in &boards[1..3] {
             assert!(advance(&mut pending, &net, Some(board), 2.0, 0.5, 3).is_empty());
         }

@@ -164,7 +164,7 @@ impl PatternCache {
     #[inline(always)]
     fn pattern(&mut self, reading: u64, shape_key: u64, rank: fn(u64) -> u32) -> u32 {
         let key = reading | shape_key;
-        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SLOTS_LOG2)) as usize % SLOTS;
+        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SLOTS_LOG2)) as usize;
         if self.keys[slot] == key {
             return self.patterns[slot];
         }
