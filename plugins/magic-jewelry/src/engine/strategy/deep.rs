@@ -19,8 +19,9 @@ pub struct DeepConfig {
     /// compares different moves rather than variations of one.
     pub per_first: usize,
     /// Colour triples sampled for the column after next (the same ones for every candidate,
-    /// so the comparison between candidates is fair).
-    pub samples: usize,
+    /// so the comparison between candidates is fair); `None`: every triple, each rotation
+    /// class once with its weight (a column and its rotations reach the same boards).
+    pub samples: Option<usize>,
     /// Look ahead at no more candidates than fit in this time, judged by the last look-ahead
     /// (the best static candidate is always looked at). `None`: no limit, results depend
     /// only on the inputs.
@@ -36,7 +37,7 @@ impl Default for DeepConfig {
         Self {
             candidates: 3,
             per_first: 6,
-            samples: 36,
+            samples: Some(36),
             budget: Some(Duration::from_micros(1800)),
             seed: 0x6a65_7765_6c73,
         }
@@ -61,7 +62,28 @@ pub struct Deep<E = Evaluation> {
     config: DeepConfig,
     rng: ChaCha8Rng,
     pool: Vec<Candidate>,
-    triples: Vec<Column>,
+    /// The columns after next looked at, with their weights (summing to 1).
+    triples: Vec<(Column, f64)>,
+}
+
+/// Every colour triple up to rotation, weighted by how many triples it stands for.
+fn rotation_classes() -> Vec<(Column, f64)> {
+    let mut classes = Vec::new();
+    let colours = 1..=COLOURS;
+    for a in colours.clone() {
+        for b in colours.clone() {
+            for c in colours.clone() {
+                let column = Column([a, b, c]);
+                let rotations = [column, column.cycled(), column.cycled().cycled()];
+                if rotations.iter().any(|r| r.0 < column.0) {
+                    continue;
+                }
+                let size = if a == b && b == c { 1.0 } else { 3.0 };
+                classes.push((column, size / f64::from(COLOURS).powi(3)));
+            }
+        }
+    }
+    classes
 }
 
 impl<E: Evaluate> Deep<E> {
@@ -71,7 +93,10 @@ impl<E: Evaluate> Deep<E> {
             config,
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             pool: Vec::with_capacity(400),
-            triples: Vec::with_capacity(config.samples),
+            triples: match config.samples {
+                None => rotation_classes(),
+                Some(n) => Vec::with_capacity(n),
+            },
         }
     }
 
@@ -86,16 +111,16 @@ impl<E: Evaluate> Deep<E> {
             return LOSS;
         }
         let mut total = 0.0;
-        for &triple in &self.triples {
+        for &(triple, weight) in &self.triples {
             let mut best = LOSS;
             for_each_result(board, triple, &placements, |_, after, outcome| {
                 if !outcome.game_over {
                     best = best.max(self.evaluator.score(after));
                 }
             });
-            total += best;
+            total += weight * best;
         }
-        total / self.triples.len() as f64
+        total
     }
 }
 
@@ -188,13 +213,16 @@ impl<E: Evaluate + Send> Strategy for Deep<E> {
             }
         }
         pool.truncate(kept);
-        self.triples.clear();
-        for _ in 0..self.config.samples.max(1) {
-            let mut jewels = [0u8; 3];
-            for j in &mut jewels {
-                *j = self.rng.random_range(1..=COLOURS);
+        if let Some(samples) = self.config.samples {
+            let samples = samples.max(1);
+            self.triples.clear();
+            for _ in 0..samples {
+                let mut jewels = [0u8; 3];
+                for j in &mut jewels {
+                    *j = self.rng.random_range(1..=COLOURS);
+                }
+                self.triples.push((Column(jewels), 1.0 / samples as f64));
             }
-            self.triples.push(Column(jewels));
         }
         let after_next = next_spawn(start);
         let mut best: Option<Choice> = None;
@@ -229,5 +257,63 @@ impl<E: Evaluate + Send> Strategy for Deep<E> {
             }
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::timing::LEVEL0_FALL_SPEED;
+
+    #[test]
+    fn rotation_classes_cover_every_triple_once() {
+        let classes = rotation_classes();
+        // 6 single-colour columns, and the other 210 triples in classes of 3.
+        assert_eq!(classes.len(), 6 + 210 / 3);
+        let total: f64 = classes.iter().map(|(_, w)| w).sum();
+        assert!((total - 1.0).abs() < 1e-12);
+        let mut covered = std::collections::HashSet::new();
+        for (column, weight) in &classes {
+            let rotations = [*column, column.cycled(), column.cycled().cycled()];
+            let distinct: std::collections::HashSet<_> = rotations.iter().map(|r| r.0).collect();
+            assert_eq!(*weight * 216.0, distinct.len() as f64);
+            for r in distinct {
+                assert!(covered.insert(r), "{r:?} in two classes");
+            }
+        }
+        assert_eq!(covered.len(), 216);
+    }
+
+    /// The expectation over every triple equals the plain mean over all 216.
+    #[test]
+    fn exact_expectation_is_the_mean_over_all_triples() {
+        let board = Board::from_text("1.....\n12.3..\n211323").unwrap();
+        let net = crate::engine::ValueNetwork::trained();
+        let evaluator = Evaluation::learned(net);
+        let config = DeepConfig {
+            samples: None,
+            budget: None,
+            ..DeepConfig::default()
+        };
+        let deep = Deep::new(evaluator.clone(), config);
+        let start = SpawnState::spawn(LEVEL0_FALL_SPEED);
+        let exact = deep.expectation(&board, start, InputModel::FAST);
+        let placements = reachable(&board, start, InputModel::FAST);
+        let mut total = 0.0;
+        for a in 1..=COLOURS {
+            for b in 1..=COLOURS {
+                for c in 1..=COLOURS {
+                    let mut best = LOSS;
+                    for_each_result(&board, Column([a, b, c]), &placements, |_, after, o| {
+                        if !o.game_over {
+                            best = best.max(evaluator.score(after));
+                        }
+                    });
+                    total += best;
+                }
+            }
+        }
+        let plain = total / 216.0;
+        assert!((exact - plain).abs() < 1e-9, "{exact} against {plain}");
     }
 }

@@ -100,12 +100,12 @@ pub trait Strategy: Send {
 /// An unknown strategy name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown strategy {0:?}: expected simple, smart, deep or deep:CANDIDATES:SAMPLES[:PER_FIRST]"
+    "unknown strategy {0:?}: expected simple, smart, deep or deep:CANDIDATES:SAMPLES[:PER_FIRST] (SAMPLES may be all)"
 )]
 pub struct UnknownStrategy(pub String);
 
 /// Builds a strategy from its name: `simple`, `smart`, `deep` (or `deep:K:S` for K candidate
-/// boards and S sampled columns after next, `deep:K:S:M` with at most M candidates sharing a
+/// boards and S sampled columns after next, or `all` for every one, `deep:K:S:M` with at most M candidates sharing a
 /// first placement).
 pub fn strategy_by_name(
     name: &str,
@@ -126,18 +126,22 @@ pub fn strategy_with(
         "deep" => Ok(Box::new(Deep::new(evaluation, DeepConfig::default()))),
         _ => {
             let rest = name.strip_prefix("deep:").ok_or_else(unknown)?;
-            let numbers: Vec<usize> = rest
+            // Numbers above 0; the samples may be `all`.
+            let numbers: Vec<Option<usize>> = rest
                 .split(':')
-                .map(|n| n.parse().map_err(|_| unknown()))
+                .map(|n| match n {
+                    "all" => Ok(None),
+                    _ => match n.parse() {
+                        Ok(0) | Err(_) => Err(unknown()),
+                        Ok(n) => Ok(Some(n)),
+                    },
+                })
                 .collect::<Result<_, _>>()?;
             let (candidates, samples, per_first) = match numbers[..] {
-                [k, s] => (k, s, DeepConfig::default().per_first),
-                [k, s, m] => (k, s, m),
+                [Some(k), s] => (k, s, DeepConfig::default().per_first),
+                [Some(k), s, Some(m)] => (k, s, m),
                 _ => return Err(unknown()),
             };
-            if candidates == 0 || samples == 0 || per_first == 0 {
-                return Err(unknown());
-            }
             let config = DeepConfig {
                 candidates,
                 samples,
@@ -236,7 +240,11 @@ mod tests {
             "deep"
         );
         assert!(strategy_by_name("deep:3:5:1", &Weights::PUBLISHED).is_ok());
+        assert!(strategy_by_name("deep:3:all", &Weights::PUBLISHED).is_ok());
         for bad in [
+            "deep:3:0",
+            "deep:all:3",
+            "deep:2:all:all",
             "clever",
             "deep:",
             "deep:0:3",
@@ -252,7 +260,7 @@ mod tests {
     fn every_strategy_takes_an_obvious_clear() {
         // Two 4s on the floor of columns 0 and 1: a column with a 4 at the bottom clears them
         // at column 2 (the 4 must be rotated to the bottom).
-        for name in STRATEGY_NAMES {
+        for name in STRATEGY_NAMES.into_iter().chain(["deep:3:all"]) {
             let d = decide(name, "\n\n44....", [4, 1, 2], [5, 6, 1]);
             let placed = Column([4, 1, 2]).rotated(d.rotations);
             assert_eq!((d.x, placed.bottom()), (2, 4), "{name}: {d:?}");
