@@ -74,12 +74,12 @@ fn rotation_classes() -> Vec<(Column, f64)> {
         for b in colours.clone() {
             for c in colours.clone() {
                 let column = Column([a, b, c]);
-                let rotations = [column, column.cycled(), column.cycled().cycled()];
-                if rotations.iter().any(|r| r.0 < column.0) {
+                // The class is listed at its smallest rotation.
+                if (1..3).any(|r| column.rotated(r).0 < column.0) {
                     continue;
                 }
-                let size = if a == b && b == c { 1.0 } else { 3.0 };
-                classes.push((column, size / f64::from(COLOURS).powi(3)));
+                let size = column.distinct_rotations().count_ones();
+                classes.push((column, f64::from(size) / f64::from(COLOURS).powi(3)));
             }
         }
     }
@@ -262,6 +262,7 @@ impl<E: Evaluate + Send> Strategy for Deep<E> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::best_static;
     use super::*;
     use crate::engine::timing::LEVEL0_FALL_SPEED;
 
@@ -298,18 +299,12 @@ mod tests {
         let deep = Deep::new(evaluator.clone(), config);
         let start = SpawnState::spawn(LEVEL0_FALL_SPEED);
         let exact = deep.expectation(&board, start, InputModel::FAST);
-        let placements = reachable(&board, start, InputModel::FAST);
         let mut total = 0.0;
         for a in 1..=COLOURS {
             for b in 1..=COLOURS {
                 for c in 1..=COLOURS {
-                    let mut best = LOSS;
-                    for_each_result(&board, Column([a, b, c]), &placements, |_, after, o| {
-                        if !o.game_over {
-                            best = best.max(evaluator.score(after));
-                        }
-                    });
-                    total += best;
+                    let column = Column([a, b, c]);
+                    total += best_static(&evaluator, &board, column, start, InputModel::FAST);
                 }
             }
         }

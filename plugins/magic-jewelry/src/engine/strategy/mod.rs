@@ -105,8 +105,8 @@ pub trait Strategy: Send {
 pub struct UnknownStrategy(pub String);
 
 /// Builds a strategy from its name: `simple`, `smart`, `deep` (or `deep:K:S` for K candidate
-/// boards and S sampled columns after next, or `all` for every one, `deep:K:S:M` with at most M candidates sharing a
-/// first placement).
+/// boards and S sampled columns after next, `all` for every one; `deep:K:S:M` with at most M
+/// candidates sharing a first placement).
 pub fn strategy_by_name(
     name: &str,
     weights: &Weights,
