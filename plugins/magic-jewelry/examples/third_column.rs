@@ -64,16 +64,18 @@ fn clairvoyant(net: &ValueNetwork, board: &Board, columns: [Column; 3]) -> Optio
     best.map(|(_, x, rotations)| (x, rotations))
 }
 
-/// Mean jewels on the board after each placement over one sequence (`None`: game over).
-fn play(net: &ValueNetwork, seed: u64, columns: usize, known: usize) -> Option<f64> {
+/// Mean jewels on the board after each placement over one sequence, with or without the
+/// column after next known (`None`: game over).
+fn play(net: &ValueNetwork, seed: u64, columns: usize, third_known: bool) -> Option<f64> {
     let mut generator = ColumnGenerator::new(seed, None);
     let mut queue: [Column; 3] = std::array::from_fn(|_| generator.next_column());
     let mut board = Board::empty();
     let mut total = 0u64;
     for _ in 0..columns {
-        let (x, rotations) = match known {
-            2 => smart(net, &board, queue[0], queue[1])?,
-            _ => clairvoyant(net, &board, queue)?,
+        let (x, rotations) = if third_known {
+            clairvoyant(net, &board, queue)?
+        } else {
+            smart(net, &board, queue[0], queue[1])?
         };
         let outcome = lock(&mut board, queue[0].rotated(rotations), x as usize).ok()?;
         if outcome.game_over {
@@ -88,10 +90,10 @@ fn play(net: &ValueNetwork, seed: u64, columns: usize, known: usize) -> Option<f
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let net = ValueNetwork::trained();
-    for known in [2, 3] {
+    for (known, third_known) in [(2, false), (3, true)] {
         let means: Vec<f64> = (0..cli.seeds)
             .into_par_iter()
-            .map(|s| play(&net, cli.seed + s, cli.columns, known))
+            .map(|s| play(&net, cli.seed + s, cli.columns, third_known))
             .collect::<Option<_>>()
             .with_context(|| format!("a game over with {known} columns known"))?;
         let mean = means.iter().sum::<f64>() / means.len() as f64;
