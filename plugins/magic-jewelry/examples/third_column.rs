@@ -8,8 +8,8 @@
 use anyhow::Context;
 use clap::Parser;
 use magic_jewelry::engine::{
-    lock, reachable, Board, Column, InputModel, Smart, SpawnState, Strategy, ValueNetwork,
-    LEVEL0_FALL_SPEED,
+    for_each_result, lock, reachable, Board, Column, InputModel, Smart, SpawnState, Strategy,
+    ValueNetwork, LEVEL0_FALL_SPEED,
 };
 use magic_jewelry::tools::generator::ColumnGenerator;
 use rayon::prelude::*;
@@ -39,28 +39,22 @@ fn smart(net: &ValueNetwork, board: &Board, current: Column, next: Column) -> Op
 /// scores best.
 fn clairvoyant(net: &ValueNetwork, board: &Board, columns: [Column; 3]) -> Option<(u8, u8)> {
     let start = SpawnState::spawn(LEVEL0_FALL_SPEED);
+    let placements = reachable(board, start, InputModel::FAST);
+    let mut search = Smart::new(net);
     let mut best: Option<(f64, u8, u8)> = None;
-    for p in reachable(board, start, InputModel::FAST).as_slice() {
-        let mut after = *board;
-        match lock(&mut after, columns[0].rotated(p.rotations), p.x as usize) {
-            Ok(outcome) if !outcome.game_over => {}
-            _ => continue,
+    for_each_result(board, columns[0], &placements, |p, after, outcome| {
+        if outcome.game_over {
+            return;
         }
-        let mut search = Smart::new(net);
-        let Some(answer) = search.choose(
-            &after,
-            columns[1],
-            Some(columns[2]),
-            start,
-            InputModel::FAST,
-        ) else {
-            continue;
+        let next = Some(columns[2]);
+        let Some(answer) = search.choose(after, columns[1], next, start, InputModel::FAST) else {
+            return;
         };
         let score = answer.score - f64::from(after.jewels());
         if best.is_none_or(|b| score > b.0) {
             best = Some((score, p.x, p.rotations));
         }
-    }
+    });
     best.map(|(_, x, rotations)| (x, rotations))
 }
 

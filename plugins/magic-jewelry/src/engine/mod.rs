@@ -55,8 +55,8 @@ pub use evaluation::{Evaluate, Evaluation};
 pub use placement::{reachable, Placement, Placements};
 pub use resolve::{lock, LockError, LockOutcome};
 pub use strategy::{
-    strategy_by_name, strategy_with, Choice, Decision, Deep, DeepConfig, Simple, Smart, Strategy,
-    UnknownStrategy, STRATEGY_NAMES,
+    for_each_result, strategy_by_name, strategy_with, Choice, Decision, Deep, DeepConfig, Simple,
+    Smart, Strategy, UnknownStrategy, STRATEGY_NAMES,
 };
 pub use timing::{InputModel, SpawnState, LEVEL0_FALL_SPEED, SPAWN_X, SPAWN_Y};
 pub use value::{ValueFileError, ValueNetwork};

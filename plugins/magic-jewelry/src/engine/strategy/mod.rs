@@ -155,8 +155,9 @@ pub fn strategy_with(
 
 /// Calls `visit` for every placement of `column` that gives a distinct board (rotations that
 /// repeat an arrangement at the same x are skipped), with the board after the lock.
+/// `placements` must be reachable on `board` (from [`reachable`]).
 #[inline]
-pub(crate) fn for_each_result(
+pub fn for_each_result(
     board: &Board,
     column: Column,
     placements: &Placements,
