@@ -12,14 +12,18 @@ mod inspect;
 mod machine;
 mod plugin;
 mod rom;
+pub mod script;
 mod status;
+pub mod trace;
 
 pub use buttons::Buttons;
 pub use inspect::{Field, Inspection, Panel};
 pub use machine::{Machine, MachineError};
 pub use plugin::{FrameContext, Plugin, PluginOption, Stat, StatValue};
 pub use rom::RomIdentity;
+pub use script::{Script, ScriptError, ScriptRunner};
 pub use status::{Mark, Rgba, Status};
+pub use trace::{Trace, TraceError, TraceFrame, TraceHeader, TraceWriter};
 
 /// Size of the NES CPU's internal RAM ($0000-$07FF).
 pub const RAM_SIZE: usize = 0x800;
