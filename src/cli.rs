@@ -30,13 +30,13 @@ pub enum Command {
     /// Check that a ROM behaves as the AI's model of the game assumes.
     Conform(ConformArgs),
     /// Play columns without the emulator and report fill statistics.
-    Sim(magic_jewelry::tools::sim::Args),
+    Sim(magic_jewelry_lab::sim::Args),
     /// Compare two strategies on the same column sequences.
-    Compare(magic_jewelry::tools::compare::Args),
+    Compare(magic_jewelry_lab::compare::Args),
     /// Tune the evaluation weights.
-    Train(magic_jewelry::tools::train::Args),
+    Train(magic_jewelry_lab::train::Args),
     /// Learn a board value by temporal-difference learning while playing.
-    Learn(magic_jewelry::tools::learn::Args),
+    Learn(magic_jewelry_lab::learn::Args),
 }
 
 /// Which ROM and how the plug-in plays it.

@@ -7,7 +7,7 @@ use jewelbot::session::{Session, SessionConfig, SessionError};
 use jewelbot_plugin::Plugin;
 use magic_jewelry::conformance;
 use magic_jewelry::dumps;
-use magic_jewelry::engine::Evaluation;
+use magic_jewelry::engine::AnyEvaluator;
 use magic_jewelry::plugin::{MagicJewelryPlugin, Mode};
 use std::path::Path;
 use std::process::ExitCode;
@@ -55,17 +55,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Ram(args)) => ram(&args),
         Some(Command::RomInfo(args)) => rom_info(&args.path),
-        Some(Command::Sim(args)) => {
-            magic_jewelry::tools::sim::run(args).map(|()| ExitCode::SUCCESS)
-        }
+        Some(Command::Sim(args)) => magic_jewelry_lab::sim::run(args).map(|()| ExitCode::SUCCESS),
         Some(Command::Compare(args)) => {
-            magic_jewelry::tools::compare::run(args).map(|()| ExitCode::SUCCESS)
+            magic_jewelry_lab::compare::run(args).map(|()| ExitCode::SUCCESS)
         }
         Some(Command::Train(args)) => {
-            magic_jewelry::tools::train::run(args).map(|()| ExitCode::SUCCESS)
+            magic_jewelry_lab::train::run(args).map(|()| ExitCode::SUCCESS)
         }
         Some(Command::Learn(args)) => {
-            magic_jewelry::tools::learn::run(args).map(|()| ExitCode::SUCCESS)
+            magic_jewelry_lab::learn::run(args).map(|()| ExitCode::SUCCESS)
         }
         Some(Command::Conform(args)) => conform(args.rom.as_deref()),
     }
@@ -209,8 +207,8 @@ fn open_session_with(game: &GameArgs, config: SessionConfig) -> anyhow::Result<S
         ModeArg::Fast => Mode::Fast,
     };
     let evaluation = match &game.weights {
-        Some(path) => magic_jewelry::tools::load_evaluation(path)?.0,
-        None => Evaluation::default(),
+        Some(path) => magic_jewelry_lab::load_evaluation(path)?.0,
+        None => AnyEvaluator::default(),
     };
     let plugin = MagicJewelryPlugin::new(game.ai == Switch::On, mode, &game.strategy, evaluation)
         .map_err(anyhow::Error::msg)?;

@@ -4,7 +4,7 @@
 use jewelbot::cartridge;
 use jewelbot::session::{Session, SessionConfig};
 use jewelbot_plugin::{Buttons, Machine};
-use magic_jewelry::engine::{strategy_with, Column, Evaluation, Strategy};
+use magic_jewelry::engine::{strategy_with, AnyEvaluator, Column, Strategy};
 use magic_jewelry::game_view::{GameView, Phase};
 use magic_jewelry::memory_map as map;
 use magic_jewelry::play::tracker::{Events, Tracker};
@@ -58,7 +58,7 @@ impl Bot {
 /// The strategy the host plays by default (`deep` with the default evaluation), without its
 /// time budget so every run makes the same choices.
 fn default_strategy() -> Box<dyn Strategy> {
-    let mut strategy = strategy_with("deep", Evaluation::default()).expect("deep exists");
+    let mut strategy = strategy_with("deep", AnyEvaluator::default()).expect("deep exists");
     strategy.set_budget(None);
     strategy
 }

@@ -3,7 +3,7 @@
 //! Decoding never trusts RAM: any value outside what the game can hold makes the view
 //! inconsistent, and the caller decides what to do (the AI waits for a consistent frame).
 
-pub use crate::engine::board::cell_char;
+pub use crate::engine::rules::board::cell_char;
 pub use crate::engine::{EMPTY, WILD};
 use crate::memory_map::{self as map, COLUMNS, HIDDEN_ROWS, ROWS, VISIBLE_ROWS};
 use jewelbot_plugin::Ram;

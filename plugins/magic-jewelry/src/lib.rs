@@ -8,7 +8,6 @@
 //! - [`dumps`]: which cartridges it plays.
 //! - [`play`]: turns decisions into button presses and follows the game frame by frame.
 //! - [`plugin`]: the jewelbot plug-in that ties it together.
-//! - [`tools`]: simulator, statistics, trainer and strategy comparison.
 
 pub mod conformance;
 pub mod dumps;
@@ -18,4 +17,3 @@ pub mod memory_map;
 pub mod play;
 pub mod plugin;
 pub mod screen;
-pub mod tools;

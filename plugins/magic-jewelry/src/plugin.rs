@@ -1,7 +1,7 @@
 //! The jewelbot plug-in: reads the game from RAM every frame and, with the AI on, plays it.
 
 use crate::dumps::{self, Identification};
-use crate::engine::{self, Evaluation};
+use crate::engine::{self, AnyEvaluator};
 use crate::game_view::{cell_char, GameView, Grid, Jewels};
 use crate::memory_map::{self as map, Format, FIELDS};
 use crate::play::tracker::Tracker;
@@ -18,7 +18,7 @@ pub struct MagicJewelryPlugin {
     identification: Option<Identification>,
     ai_enabled: bool,
     player: Player,
-    evaluation: Evaluation,
+    evaluation: AnyEvaluator,
     tracker: Tracker,
 }
 
@@ -31,7 +31,7 @@ impl MagicJewelryPlugin {
         ai_enabled: bool,
         mode: Mode,
         strategy: &str,
-        evaluation: Evaluation,
+        evaluation: AnyEvaluator,
     ) -> Result<Self, String> {
         let player = Player::with_strategy_name(strategy, &evaluation, mode)?;
         Ok(Self {

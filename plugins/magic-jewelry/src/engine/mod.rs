@@ -1,5 +1,12 @@
-//! The rules, reachable placements, evaluation and search strategies. Nothing here knows about
-//! the emulator: the plug-in builds a [`Board`] from RAM and asks for a [`Decision`].
+//! The game engine: the rules, the evaluation of boards and the search for placements, in three
+//! layers, each using only the ones below it (`docs/architecture.md`):
+//!
+//! 1. [`rules`]: the board, columns, what a lock does, the column generator, a simulated game;
+//! 2. [`eval`]: how good a board is ([`Evaluator`], weighted features, the learned value);
+//! 3. [`search`]: where the buttons can take a column, the input rules, the strategies.
+//!
+//! Nothing here knows about the emulator: the plug-in builds a [`Board`] from RAM and asks for a
+//! [`Decision`], whose [`Timeline`] is the buttons to press.
 //!
 //! # API for the plug-in
 //!
@@ -16,7 +23,7 @@
 //! let decision = ai
 //!     .decide(&board, Column::new(1, 2, 3), Some(Column::new(4, 5, 6)), start, InputModel::FAST)
 //!     .expect("the column can move");
-//! // Press decision.path[frame] on each frame from now, then hold decision.finish until it locks.
+//! // Hold decision.timeline.frames[k] on the k-th frame from now, then its finish until it locks.
 //! assert!(decision.x < 6 && decision.rotations < 3);
 //! // What the lock does (the simulator's rules):
 //! let mut after = board;
@@ -29,38 +36,88 @@
 //! - [`strategy_by_name`] (`simple`, `smart`, `deep`) and [`Strategy::decide`]: the chosen
 //!   x, rotations (A/B presses, 0-2), final row and the buttons per frame.
 //! - [`lock`]: locks a column with all consequences and reports a [`LockOutcome`].
-//! - [`reachable`]: every lock result the buttons can reach, with paths.
+//! - [`reachable`]: every lock result the buttons can reach, with the [`Timeline`] to each.
 //! - [`Weights`]: the evaluation weights (JSON), [`Weights::PUBLISHED`] the reference's,
 //!   [`Weights::trained`] the committed ones trained for `deep` (`weights/README.md`).
 //! - [`ValueNetwork`]: a board value learned by temporal-difference learning (an n-tuple
-//!   network over colour-relabelled board patterns, [`value`]).
-//! - [`Evaluation`]: what a strategy scores boards with, weights or a learned value
-//!   ([`strategy_with`]); [`Evaluation::default`] is what the player uses.
-//! - Timing model and its assumptions: [`timing`]. `deep` stops its look-ahead at a time
+//!   network over colour-relabelled board patterns, [`eval::value`]).
+//! - [`AnyEvaluator`]: what a strategy scores boards with, weights or a learned value
+//!   ([`strategy_with`]); [`AnyEvaluator::default`] is what the player uses.
+//! - The input rules and timing model: [`search::input`]. `deep` stops its look-ahead at a time
 //!   budget (1.8 ms by default, [`Strategy::set_budget`]).
 
-pub mod board;
 pub mod eval;
-pub mod evaluation;
-pub mod placement;
-pub mod resolve;
-pub mod strategy;
-pub mod timing;
-pub mod value;
-pub mod weights;
+pub mod rules;
+pub mod search;
 
-pub use board::{Board, Column, GridError, COLOURS, EMPTY, WILD};
-pub use eval::{features, Evaluator};
-pub use evaluation::{Evaluate, Evaluation};
-pub use placement::{reachable, Placement, Placements};
-pub use resolve::{lock, LockError, LockOutcome};
-pub use strategy::{
-    for_each_result, strategy_by_name, strategy_with, Choice, Decision, Deep, DeepConfig, Simple,
-    Smart, Strategy, UnknownStrategy, STRATEGY_NAMES,
+pub use eval::{
+    features, load_evaluator, AnyEvaluator, EvaluationFileError, Evaluator, ValueFileError,
+    ValueNetwork, WeightedFeatures, Weights, WeightsError,
 };
-pub use timing::{InputModel, SpawnState, LEVEL0_FALL_SPEED, SPAWN_X, SPAWN_Y};
-pub use value::{ValueFileError, ValueNetwork};
-pub use weights::{Weights, WeightsError};
+pub use rules::{
+    lock, Board, Column, ColumnGenerator, Game, GridError, LockError, LockOutcome, Turn, COLOURS,
+    EMPTY, LEVEL0_FALL_SPEED, SPAWN_X, SPAWN_Y, WILD,
+};
+pub use search::{
+    for_each_result, reachable, strategy_by_name, strategy_with, Choice, Decision, Deep,
+    DeepConfig, InputModel, Move, Placement, Placements, Simple, Smart, SpawnState, Strategy,
+    Timeline, UnknownStrategy, STRATEGY_NAMES,
+};
 
 #[cfg(test)]
 mod proptests;
+
+#[cfg(test)]
+mod layers {
+    //! The layering of the engine, checked on the source: a layer names nothing above it, and
+    //! no layer names the plug-in's emulator-facing modules.
+
+    use std::path::Path;
+
+    /// Words a file in each layer must not contain.
+    const RULES: [(&str, &[&str]); 3] = [
+        ("rules", &["eval::", "search::"]),
+        ("eval", &["search::"]),
+        ("search", &[]),
+    ];
+    const OUTSIDE: [&str; 6] = [
+        "crate::play",
+        "crate::plugin",
+        "crate::game_view",
+        "crate::memory_map",
+        "crate::conformance",
+        "tetanes",
+    ];
+
+    fn sources(dir: &Path, out: &mut Vec<(String, String)>) {
+        for entry in std::fs::read_dir(dir).expect("engine sources") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                sources(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).expect("readable source");
+                out.push((path.display().to_string(), text));
+            }
+        }
+    }
+
+    #[test]
+    fn layers_use_only_the_layers_below() {
+        let engine = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine");
+        let mut checked = 0;
+        for (layer, banned) in RULES {
+            let mut files = Vec::new();
+            sources(&engine.join(layer), &mut files);
+            assert!(!files.is_empty(), "no sources in {layer}");
+            for (path, text) in files {
+                for word in banned.iter().chain(OUTSIDE.iter()) {
+                    let code = text.lines().filter(|l| !l.trim_start().starts_with("//"));
+                    let hit = code.clone().any(|l| l.contains(word));
+                    assert!(!hit, "{path} ({layer}) uses `{word}`");
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked >= 15, "only {checked} files checked");
+    }
+}

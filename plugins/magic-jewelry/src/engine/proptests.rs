@@ -1,10 +1,10 @@
 //! Random play keeps boards well-formed and the rules consistent.
 
-use super::board::{Board, Column, VISIBLE_ROWS, WIDTH};
-use super::eval::completions;
-use super::placement::reachable;
-use super::resolve::{lock, matches};
-use super::timing::{InputModel, SpawnState};
+use super::eval::features::completions;
+use super::rules::board::{Board, Column, VISIBLE_ROWS, WIDTH};
+use super::rules::resolve::{lock, matches};
+use super::search::input::{InputModel, SpawnState};
+use super::search::placement::reachable;
 use proptest::prelude::*;
 
 fn column() -> impl Strategy<Value = Column> {

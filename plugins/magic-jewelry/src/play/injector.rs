@@ -1,7 +1,7 @@
-//! Presses the planned taps at a limited rate and checks in RAM that each one took effect.
+//! Presses a plan's timeline frame by frame and checks in RAM that each move took effect.
 
-use super::plan::{Plan, Tap};
-use crate::engine::Column;
+use super::plan::Plan;
+use crate::engine::{Column, Move};
 use jewelbot_plugin::Buttons;
 
 /// What the injector saw and did this frame.
@@ -14,101 +14,90 @@ pub enum Step {
     Replan,
 }
 
-/// The closed loop between planned taps and the column's state in RAM.
+/// The closed loop between a plan's timeline and the column's state in RAM.
 #[derive(Debug, Clone, Default)]
 pub struct Injector {
-    /// The tap pressed last frame and the state it must produce.
-    pending: Option<(Tap, u8, Column)>,
-    /// Frames since the last tap went down.
-    since_press: u32,
-    /// Taps that did not take effect.
+    /// The next frame of the timeline to press.
+    cursor: usize,
+    /// Where the column must be after the move pressed last frame.
+    pending: Option<(u8, Column)>,
+    /// Moves that did not take effect.
     pub misses: u64,
-    /// Taps confirmed in RAM.
+    /// Moves confirmed in RAM.
     pub confirmed: u64,
 }
 
 impl Injector {
-    /// Forgets the tap in flight (new column, new plan).
+    /// Starts a new timeline (new column, new plan).
     pub fn restart(&mut self) {
+        self.cursor = 0;
         self.pending = None;
-        self.since_press = u32::MAX / 2;
     }
 
-    /// One frame: `x` and `jewels` are the falling column as RAM shows it now, `interval` the
-    /// fewest frames between two taps.
-    pub fn step(&mut self, plan: &mut Plan, x: u8, jewels: Column, interval: u8) -> Step {
-        self.since_press = self.since_press.saturating_add(1);
-        if let Some((tap, expected_x, expected_jewels)) = self.pending.take() {
-            if (x, jewels) == (expected_x, expected_jewels) {
+    /// One frame: `x` and `jewels` are the falling column as RAM shows it now.
+    pub fn step(&mut self, plan: &Plan, x: u8, jewels: Column) -> Step {
+        if let Some(expected) = self.pending.take() {
+            if (x, jewels) == expected {
                 self.confirmed += 1;
-                if plan.taps.front() == Some(&tap) {
-                    plan.taps.pop_front();
-                }
             } else {
                 self.misses += 1;
                 return Step::Replan;
             }
         }
-        let Some(&tap) = plan.taps.front() else {
+        let timeline = &plan.timeline;
+        let Some(&buttons) = timeline.frames.get(self.cursor) else {
             if !plan.is_on_target(x, jewels) {
                 return Step::Replan;
             }
-            // A released frame between the last tap and Down, as the search assumes.
-            return Step::Press(if self.since_press >= 2 {
-                plan.finish
-            } else {
-                Buttons::NONE
-            });
+            return Step::Press(timeline.finish);
         };
-        if self.since_press < u32::from(interval.max(2)) {
-            return Step::Press(Buttons::NONE);
-        }
-        let (expected_x, expected_jewels) = tap.apply(x, jewels);
-        self.pending = Some((tap, expected_x, expected_jewels));
-        self.since_press = 0;
-        Step::Press(tap.button())
+        self.cursor += 1;
+        self.pending = Move::of_press(buttons).map(|m| m.apply(x, jewels));
+        Step::Press(buttons)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::VecDeque;
+    use crate::engine::Timeline;
     use std::time::Duration;
 
-    fn plan(taps: &[Tap], x: u8, jewels: Column) -> Plan {
+    fn plan(frames: &[Buttons], x: u8, jewels: Column) -> Plan {
         Plan {
             target_x: x,
             target_jewels: jewels,
             target_y: 12,
-            taps: taps.iter().copied().collect::<VecDeque<_>>(),
-            finish: Buttons::DOWN,
+            timeline: Timeline {
+                frames: frames.to_vec(),
+                finish: Buttons::DOWN,
+            },
             decision_time: Duration::ZERO,
         }
     }
 
     #[test]
-    fn taps_at_the_interval_then_holds_the_finish() {
+    fn presses_the_timeline_then_holds_the_finish() {
+        use Buttons as B;
         let start = Column::new(1, 2, 3);
-        let mut plan = plan(&[Tap::Rotate, Tap::Left], 2, start.cycled());
+        let plan = plan(&[B::A, B::NONE, B::LEFT, B::NONE], 2, start.cycled());
         let mut injector = Injector::default();
         injector.restart();
         let mut x = 3;
         let mut jewels = start;
         let mut pressed = Vec::new();
         for _ in 0..8 {
-            let Step::Press(buttons) = injector.step(&mut plan, x, jewels, 2) else {
+            let Step::Press(buttons) = injector.step(&plan, x, jewels) else {
                 panic!("no replan expected");
             };
             pressed.push(buttons);
-            // The game obeys each tap within the frame.
-            if buttons == Buttons::A {
+            // The game obeys each press within the frame.
+            if buttons == B::A {
                 jewels = jewels.cycled();
-            } else if buttons == Buttons::LEFT {
+            } else if buttons == B::LEFT {
                 x -= 1;
             }
         }
-        use Buttons as B;
         assert_eq!(
             pressed,
             [
@@ -128,15 +117,12 @@ mod tests {
     #[test]
     fn a_lost_press_asks_for_a_new_plan() {
         let start = Column::new(1, 2, 3);
-        let mut plan = plan(&[Tap::Right, Tap::Right], 5, start);
+        let plan = plan(&[Buttons::RIGHT, Buttons::NONE, Buttons::RIGHT], 5, start);
         let mut injector = Injector::default();
         injector.restart();
-        assert_eq!(
-            injector.step(&mut plan, 3, start, 4),
-            Step::Press(Buttons::RIGHT)
-        );
+        assert_eq!(injector.step(&plan, 3, start), Step::Press(Buttons::RIGHT));
         // The game did not move the column.
-        assert_eq!(injector.step(&mut plan, 3, start, 4), Step::Replan);
+        assert_eq!(injector.step(&plan, 3, start), Step::Replan);
         assert_eq!(injector.misses, 1);
     }
 }

@@ -5,7 +5,7 @@ pub mod injector;
 pub mod plan;
 pub mod tracker;
 
-use crate::engine::{self, Board, Column, Evaluation, InputModel, SpawnState, Strategy};
+use crate::engine::{self, AnyEvaluator, Board, Column, InputModel, SpawnState, Strategy};
 use crate::game_view::{GameView, Phase};
 use injector::{Injector, Step};
 use jewelbot_plugin::Buttons;
@@ -112,7 +112,7 @@ impl Player {
     /// A player using the strategy called `name` (see [`engine::strategy_by_name`]).
     pub fn with_strategy_name(
         name: &str,
-        evaluation: &Evaluation,
+        evaluation: &AnyEvaluator,
         mode: Mode,
     ) -> Result<Self, String> {
         engine::strategy_with(name, evaluation.clone())
@@ -216,10 +216,7 @@ impl Player {
             let Some(plan) = self.plan.as_mut() else {
                 return Buttons::NONE;
             };
-            match self
-                .injector
-                .step(plan, falling.x, jewels, input.interval())
-            {
+            match self.injector.step(plan, falling.x, jewels) {
                 Step::Press(buttons) => return buttons,
                 Step::Replan => {
                     self.plan = None;
@@ -277,7 +274,7 @@ mod tests {
 
     #[test]
     fn long_clear_animations_never_get_a_start_press() {
-        let mut player = Player::with_strategy_name("simple", &Evaluation::default(), Mode::Fast)
+        let mut player = Player::with_strategy_name("simple", &AnyEvaluator::default(), Mode::Fast)
             .expect("simple exists");
         let clearing = view(10);
         assert_eq!(clearing.phase, Phase::Clearing);
@@ -286,7 +283,7 @@ mod tests {
 
     #[test]
     fn a_game_that_stops_spawning_gets_start_pressed() {
-        let mut player = Player::with_strategy_name("simple", &Evaluation::default(), Mode::Fast)
+        let mut player = Player::with_strategy_name("simple", &AnyEvaluator::default(), Mode::Fast)
             .expect("simple exists");
         let waiting = view(0);
         assert_eq!(waiting.phase, Phase::WaitingForSpawn);

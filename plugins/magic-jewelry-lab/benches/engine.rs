@@ -1,0 +1,178 @@
+//! Engine hot paths: lock-and-resolve, placement search, one decision of each strategy, and
+//! the simulator's columns per second.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use magic_jewelry::engine::{
+    lock, reachable, strategy_by_name, strategy_with, AnyEvaluator, Board, Column, Evaluator,
+    InputModel, SpawnState, Strategy, ValueNetwork, WeightedFeatures, Weights,
+};
+use magic_jewelry_lab::runner::{play, GameConfig};
+use magic_jewelry_lab::stats::Stats;
+use std::hint::black_box;
+
+/// A typical mid-game board (18 jewels).
+const MID: &str = "\n\
+    ..3...\n\
+    1.42..\n\
+    25163.\n\
+    3462515\n\
+    615243";
+
+/// A tall, ragged board (38 jewels).
+const TALL: &str = "\n\
+    2.....\n\
+    5.....\n\
+    1..4..\n\
+    3.162.\n\
+    64515.\n\
+    231264\n\
+    425143\n\
+    153625\n\
+    362451\n\
+    516342";
+
+fn boards() -> [(&'static str, Board); 3] {
+    [
+        ("empty", Board::empty()),
+        ("mid", Board::from_text(MID).expect("bench board")),
+        ("tall", Board::from_text(TALL).expect("bench board")),
+    ]
+}
+
+fn lock_and_resolve(c: &mut Criterion) {
+    let chain = Board::from_text("\n..3...\n3355..").expect("bench board");
+    let mid = Board::from_text(MID).expect("bench board");
+    c.bench_function("lock/no_match", |b| {
+        b.iter(|| {
+            let mut board = black_box(mid);
+            lock(&mut board, Column::new(1, 1, 2), 5)
+        })
+    });
+    c.bench_function("lock/two_step_chain", |b| {
+        b.iter(|| {
+            let mut board = black_box(chain);
+            lock(&mut board, Column::new(1, 2, 5), 4)
+        })
+    });
+}
+
+/// Scoring one board: weighted features (published: the reference's eight; trained: with the
+/// completion features) and the learned value.
+fn evaluation(c: &mut Criterion) {
+    let published = WeightedFeatures::new(&Weights::PUBLISHED);
+    let trained = WeightedFeatures::new(&Weights::trained());
+    let learned = ValueNetwork::zeroed();
+    for (name, board) in boards() {
+        c.bench_function(&format!("evaluate/published/{name}"), |b| {
+            b.iter(|| published.score(black_box(&board)))
+        });
+        c.bench_function(&format!("evaluate/trained/{name}"), |b| {
+            b.iter(|| trained.score(black_box(&board)))
+        });
+        c.bench_function(&format!("evaluate/learned/{name}"), |b| {
+            b.iter(|| Evaluator::score(&learned, black_box(&board)))
+        });
+    }
+}
+
+fn placements(c: &mut Criterion) {
+    for (name, board) in boards() {
+        for speed in [1u8, 63] {
+            c.bench_function(&format!("placements/{name}/speed{speed}"), |b| {
+                b.iter(|| {
+                    reachable(
+                        black_box(&board),
+                        SpawnState::spawn(speed),
+                        InputModel::FAST,
+                    )
+                })
+            });
+        }
+    }
+}
+
+/// Times `strategy` deciding on each fixed board, as `decide/{label}/{board}`.
+fn bench_decisions(c: &mut Criterion, label: &str, strategy: &mut dyn Strategy) {
+    for (name, board) in boards() {
+        c.bench_function(&format!("decide/{label}/{name}"), |b| {
+            b.iter(|| {
+                strategy.decide(
+                    black_box(&board),
+                    Column::new(1, 2, 3),
+                    Some(Column::new(4, 5, 6)),
+                    SpawnState::default(),
+                    InputModel::FAST,
+                )
+            })
+        });
+    }
+}
+
+fn decisions(c: &mut Criterion) {
+    // The trained weights switch on the completion features, which cost more per board; the
+    // learned value (the player's default) costs more again.
+    let evaluations = [
+        ("published", AnyEvaluator::from(&Weights::PUBLISHED)),
+        ("trained", AnyEvaluator::from(&Weights::trained())),
+        ("learned", AnyEvaluator::default()),
+    ];
+    for ai in ["simple", "smart", "deep"] {
+        for (evaluation_name, evaluation) in &evaluations {
+            let mut strategy = strategy_with(ai, evaluation.clone()).expect("known strategy");
+            strategy.set_budget(None);
+            bench_decisions(c, &format!("{ai}/{evaluation_name}"), strategy.as_mut());
+        }
+    }
+    // `deep` as the player runs it, within its time budget.
+    let mut deep = strategy_with("deep", AnyEvaluator::default()).expect("known strategy");
+    bench_decisions(c, "deep_budgeted/learned", deep.as_mut());
+}
+
+fn simulator(c: &mut Criterion) {
+    let mut group = c.benchmark_group("sim");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(1000));
+    let mut smart = strategy_by_name("smart", &Weights::PUBLISHED).expect("known strategy");
+    group.bench_function("smart_1000_columns", |b| {
+        b.iter(|| {
+            let mut stats = Stats::default();
+            play(
+                smart.as_mut(),
+                7,
+                1000,
+                GameConfig::default(),
+                &mut stats,
+                |_| {},
+            );
+            stats.jewel_sum
+        })
+    });
+    let mut deep = strategy_by_name("deep", &Weights::trained()).expect("known strategy");
+    deep.set_budget(None);
+    group.throughput(Throughput::Elements(200));
+    group.bench_function("deep_trained_200_columns", |b| {
+        b.iter(|| {
+            let mut stats = Stats::default();
+            play(
+                deep.as_mut(),
+                7,
+                200,
+                GameConfig::default(),
+                &mut stats,
+                |_| {},
+            );
+            stats.jewel_sum
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    lock_and_resolve,
+    evaluation,
+    placements,
+    decisions,
+    simulator
+);
+criterion_main!(benches);

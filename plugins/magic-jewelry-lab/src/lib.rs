@@ -1,0 +1,108 @@
+//! The lab around the Magic Jewelry AI: the offline tools that play without the emulator under
+//! the engine's rules (simulator, statistics and plots, trainer, value learner, strategy
+//! comparison, behaviour signature), and the conformance runner. Each tool has a clap `Args`
+//! struct that the `jewelbot` binary offers as a subcommand, and a `run(args)`.
+//!
+//! The in-process plug-in (`magic-jewelry`) depends on none of this: command-line parsing,
+//! progress bars, plots and thread pools live here only.
+
+pub mod compare;
+pub mod learn;
+pub mod plot;
+pub mod runner;
+pub mod sim;
+pub mod stats;
+pub mod train;
+
+use anyhow::Context;
+use magic_jewelry::engine::{load_evaluator, strategy_with, AnyEvaluator, Strategy, Weights};
+use std::path::Path;
+
+/// A strategy name and what it scores boards with.
+#[derive(Debug, Clone)]
+pub struct Ai {
+    pub name: String,
+    pub evaluation: AnyEvaluator,
+    /// Where the evaluation came from: `published weights` or `weights FILE` / `value FILE`.
+    pub source: String,
+    /// The weights of a feature evaluation.
+    pub weights: Option<Weights>,
+}
+
+/// Reads an evaluation file: a learned value file, or evaluation weights as JSON.
+pub fn load_evaluation(path: &Path) -> anyhow::Result<(AnyEvaluator, Option<Weights>)> {
+    Ok(load_evaluator(path)?)
+}
+
+/// Parses `NAME` or `NAME@FILE` (weights JSON or a learned value file) into a strategy name
+/// and its evaluation (the published weights unless a file is given or `default_file` is).
+pub fn parse_ai(spec: &str, default_file: Option<&Path>) -> anyhow::Result<Ai> {
+    let (name, file) = match spec.split_once('@') {
+        Some((name, file)) => (name, Some(Path::new(file))),
+        None => (spec, default_file),
+    };
+    let (evaluation, weights, source) = match file {
+        Some(path) => {
+            let (evaluation, weights) = load_evaluation(path)?;
+            let kind = if weights.is_some() {
+                "weights"
+            } else {
+                "value"
+            };
+            (evaluation, weights, format!("{kind} {}", path.display()))
+        }
+        None => (
+            AnyEvaluator::from(&Weights::PUBLISHED),
+            Some(Weights::PUBLISHED),
+            "published weights".to_string(),
+        ),
+    };
+    // Fail early on a bad name.
+    strategy_with(name, evaluation.clone())?;
+    Ok(Ai {
+        name: name.to_string(),
+        evaluation,
+        source,
+        weights,
+    })
+}
+
+/// A fresh strategy for one worker, with no time budget so results depend only on the seed.
+pub fn build_strategy(name: &str, evaluation: &AnyEvaluator) -> anyhow::Result<Box<dyn Strategy>> {
+    let mut strategy =
+        strategy_with(name, evaluation.clone()).with_context(|| format!("strategy {name}"))?;
+    strategy.set_budget(None);
+    Ok(strategy)
+}
+
+/// Runs `job` on a pool of `threads` threads (0: one per core).
+pub fn with_threads<T: Send>(threads: usize, job: impl FnOnce() -> T + Send) -> anyhow::Result<T> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start worker threads")?;
+    Ok(pool.install(job))
+}
+
+/// A progress bar on stderr (hidden when `show` is false).
+pub fn progress_bar(total: u64, show: bool, what: &str) -> indicatif::ProgressBar {
+    if !show {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    let style = indicatif::ProgressStyle::with_template(
+        "{msg} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} ({per_sec}, eta {eta})",
+    )
+    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar.set_message(what.to_string());
+    bar
+}
+
+/// Mixes a base seed with an index (SplitMix64), for independent per-chunk streams.
+pub fn mix_seed(seed: u64, index: u64) -> u64 {
+    let mut z = seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}

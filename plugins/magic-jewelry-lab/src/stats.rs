@@ -1,0 +1,254 @@
+//! What a simulation measures: the fill histogram (jewels on the board after each placement),
+//! clears, chains and game overs, mergeable across chunks.
+
+use magic_jewelry::engine::Turn;
+use serde::Serialize;
+use std::time::Duration;
+
+/// Histogram bins for jewels on the board (0-90).
+pub const FILL_BINS: usize = 91;
+/// Histogram bins for chain lengths (the last bin collects longer ones).
+pub const CHAIN_BINS: usize = 16;
+
+/// Totals over one or more games.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Stats {
+    /// Columns placed.
+    pub columns: u64,
+    /// Sum of the jewels on the board after each placement.
+    pub jewel_sum: u64,
+    pub max_jewels: u32,
+    /// `fill[n]`: placements after which the board held n jewels.
+    pub fill: Vec<u64>,
+    /// Placements that left the board empty (other than on an empty board's wild column).
+    pub clears: u64,
+    /// Longest run of columns between two complete clears (within a chunk).
+    pub longest_without_clear: u64,
+    /// `chains[n]`: locks with n match steps (0: no match).
+    pub chains: Vec<u64>,
+    pub removed: u64,
+    pub game_overs: u64,
+    pub wild_columns: u64,
+    /// Time spent deciding, in nanoseconds.
+    pub decision_nanos: u64,
+}
+
+impl Default for Stats {
+    fn default() -> Self {
+        Self {
+            columns: 0,
+            jewel_sum: 0,
+            max_jewels: 0,
+            fill: vec![0; FILL_BINS],
+            clears: 0,
+            longest_without_clear: 0,
+            chains: vec![0; CHAIN_BINS],
+            removed: 0,
+            game_overs: 0,
+            wild_columns: 0,
+            decision_nanos: 0,
+        }
+    }
+}
+
+impl Stats {
+    /// Records one placement's result.
+    pub fn record(&mut self, jewels: u32, chains: u8, removed: u16) {
+        self.columns += 1;
+        self.jewel_sum += u64::from(jewels);
+        self.max_jewels = self.max_jewels.max(jewels);
+        self.fill[(jewels as usize).min(FILL_BINS - 1)] += 1;
+        self.chains[(chains as usize).min(CHAIN_BINS - 1)] += 1;
+        self.removed += u64::from(removed);
+    }
+
+    /// Records what one column did (the clear counts are kept by the runner).
+    pub fn record_turn(&mut self, turn: &Turn, decision: Option<Duration>) {
+        if let Some(elapsed) = decision {
+            self.decision_nanos += elapsed.as_nanos() as u64;
+        }
+        if turn.wild {
+            self.wild_columns += 1;
+        }
+        let (chains, removed) = turn.outcome.map_or((0, 0), |o| (o.chains, o.removed));
+        self.record(turn.jewels, chains, removed);
+        if turn.lost {
+            self.game_overs += 1;
+        }
+    }
+
+    /// Mean jewels on the board after a placement.
+    pub fn mean_jewels(&self) -> f64 {
+        if self.columns == 0 {
+            return 0.0;
+        }
+        self.jewel_sum as f64 / self.columns as f64
+    }
+
+    /// Columns per complete clear (infinite without clears).
+    pub fn columns_per_clear(&self) -> f64 {
+        if self.clears == 0 {
+            return f64::INFINITY;
+        }
+        self.columns as f64 / self.clears as f64
+    }
+
+    /// Mean decision time in microseconds.
+    pub fn mean_decision_micros(&self) -> f64 {
+        if self.columns == 0 {
+            return 0.0;
+        }
+        self.decision_nanos as f64 / self.columns as f64 / 1000.0
+    }
+
+    /// Probability of each fill level.
+    pub fn fill_probability(&self) -> Vec<f64> {
+        let total = self.columns.max(1) as f64;
+        self.fill.iter().map(|&n| n as f64 / total).collect()
+    }
+
+    pub fn merge(&mut self, other: &Self) {
+        self.columns += other.columns;
+        self.jewel_sum += other.jewel_sum;
+        self.max_jewels = self.max_jewels.max(other.max_jewels);
+        for (a, b) in self.fill.iter_mut().zip(&other.fill) {
+            *a += b;
+        }
+        self.clears += other.clears;
+        self.longest_without_clear = self.longest_without_clear.max(other.longest_without_clear);
+        for (a, b) in self.chains.iter_mut().zip(&other.chains) {
+            *a += b;
+        }
+        self.removed += other.removed;
+        self.game_overs += other.game_overs;
+        self.wild_columns += other.wild_columns;
+        self.decision_nanos += other.decision_nanos;
+    }
+}
+
+/// Least-squares polynomial fit of `degree` (coefficients from the constant up).
+pub fn polyfit(xs: &[f64], ys: &[f64], degree: usize) -> Option<Vec<f64>> {
+    let n = degree + 1;
+    if xs.len() < n {
+        return None;
+    }
+    // Normal equations, solved by Gaussian elimination with partial pivoting.
+    let mut a = vec![vec![0.0; n + 1]; n];
+    for (&x, &y) in xs.iter().zip(ys) {
+        let mut powers = vec![1.0; 2 * n];
+        for k in 1..2 * n {
+            powers[k] = powers[k - 1] * x;
+        }
+        for r in 0..n {
+            for c in 0..n {
+                a[r][c] += powers[r + c];
+            }
+            a[r][n] += y * powers[r];
+        }
+    }
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        a.swap(col, pivot);
+        if a[col][col].abs() < 1e-12 {
+            return None;
+        }
+        let pivot_row = a[col].clone();
+        for (r, row) in a.iter_mut().enumerate() {
+            if r != col {
+                let f = row[col] / pivot_row[col];
+                for (v, p) in row.iter_mut().zip(&pivot_row).skip(col) {
+                    *v -= f * p;
+                }
+            }
+        }
+    }
+    Some((0..n).map(|r| a[r][n] / a[r][r]).collect())
+}
+
+/// Evaluates polynomial coefficients (constant first) at x.
+pub fn polyval(coefficients: &[f64], x: f64) -> f64 {
+    coefficients.iter().rev().fold(0.0, |acc, c| acc * x + c)
+}
+
+/// The log10 fill curve's tail fit, as the reference did: a quadratic through log10 of the
+/// probabilities right of the most likely fill (bins with at least `min_count` samples).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TailFit {
+    pub coefficients: Vec<f64>,
+    pub from: usize,
+    pub to: usize,
+    /// Expected columns until the board holds 54 / 78 jewels (1 / fitted probability).
+    pub expected_columns_54: f64,
+    pub expected_columns_78: f64,
+}
+
+pub fn tail_fit(stats: &Stats, min_count: u64) -> Option<TailFit> {
+    let mode = (0..FILL_BINS).max_by_key(|&i| stats.fill[i])?;
+    let p = stats.fill_probability();
+    let (xs, ys): (Vec<f64>, Vec<f64>) = (mode..FILL_BINS)
+        .filter(|&i| stats.fill[i] >= min_count)
+        .map(|i| (i as f64, p[i].log10()))
+        .unzip();
+    let coefficients = polyfit(&xs, &ys, 2)?;
+    let expect = |x: f64| 10f64.powf(-polyval(&coefficients, x));
+    Some(TailFit {
+        from: mode,
+        to: xs.last().map_or(mode, |&x| x as usize),
+        expected_columns_54: expect(54.0),
+        expected_columns_78: expect(78.0),
+        coefficients,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_and_merges() {
+        let mut a = Stats::default();
+        a.record(0, 0, 0);
+        a.record(6, 1, 3);
+        let mut b = Stats::default();
+        b.record(95, 17, 0);
+        a.merge(&b);
+        assert_eq!(a.columns, 3);
+        assert_eq!(a.mean_jewels(), 101.0 / 3.0);
+        assert_eq!(a.max_jewels, 95);
+        assert_eq!(a.fill[90], 1);
+        assert_eq!(a.chains[CHAIN_BINS - 1], 1);
+        assert_eq!(a.removed, 3);
+    }
+
+    #[test]
+    fn fits_a_parabola() {
+        let xs: Vec<f64> = (0..10).map(f64::from).collect();
+        let ys: Vec<f64> = xs.iter().map(|x| 1.0 - 2.0 * x + 0.5 * x * x).collect();
+        let c = polyfit(&xs, &ys, 2).unwrap();
+        assert!(
+            (c[0] - 1.0).abs() < 1e-9 && (c[1] + 2.0).abs() < 1e-9 && (c[2] - 0.5).abs() < 1e-9
+        );
+        assert!((polyval(&c, 3.0) - (1.0 - 6.0 + 4.5)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn tail_fit_of_a_geometric_tail() {
+        let mut s = Stats::default();
+        for (n, count) in [
+            (5u32, 1_000_000u64),
+            (6, 100_000),
+            (7, 10_000),
+            (8, 1_000),
+            (9, 100),
+        ] {
+            for _ in 0..count {
+                s.record(n, 0, 0);
+            }
+        }
+        let fit = tail_fit(&s, 10).unwrap();
+        assert_eq!((fit.from, fit.to), (5, 9));
+        // One decade per jewel: 10^49 columns more at 54 than at 5.
+        let at5 = s.columns as f64 / 1_000_000.0;
+        assert!((fit.expected_columns_54.log10() - (49.0 + at5.log10())).abs() < 1e-6);
+    }
+}

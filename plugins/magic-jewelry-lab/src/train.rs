@@ -1,0 +1,296 @@
+//! `train`: tunes the evaluation weights on short random column sequences.
+//!
+//! - `hill` (the reference's method): W is rated on a random 20,000-40,000-column sequence
+//!   (total jewels left after each placement, lower is better); then 5-11 times, a population
+//!   of variants of W (each weight moved by up to +-5%) is rated in parallel on the same
+//!   sequence, and the best replaces W if it beats it.
+//! - `cem` (cross-entropy method): a Gaussian over the weights; each iteration samples a
+//!   population, rates it on a fresh sequence and refits the Gaussian to the best quarter.
+//!
+//! Weights at 0 move by a small absolute step, so extra features can switch on.
+
+use super::runner::{rate, GameConfig};
+use super::{build_strategy, mix_seed, progress_bar, with_threads};
+use anyhow::Context;
+use magic_jewelry::engine::eval::weights::{Weights, WEIGHT_COUNT, WEIGHT_NAMES};
+use magic_jewelry::engine::AnyEvaluator;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use std::path::PathBuf;
+
+/// Training methods.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Method {
+    Hill,
+    Cem,
+}
+
+/// Options of `train`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// Strategy whose weights are trained (simple, smart, deep...).
+    #[arg(long, default_value = "smart")]
+    pub ai: String,
+    #[arg(long, value_enum, default_value_t = Method::Hill)]
+    pub method: Method,
+    /// Outer iterations (a new sequence each).
+    #[arg(long, default_value_t = 20)]
+    pub iterations: u32,
+    /// Shortest and longest sequence.
+    #[arg(long, default_value_t = 20_000)]
+    pub min_columns: u64,
+    #[arg(long, default_value_t = 40_000)]
+    pub max_columns: u64,
+    /// Variants rated per round (hill) or samples per iteration (cem).
+    #[arg(long, default_value_t = 8)]
+    pub population: usize,
+    /// Largest relative change of a weight per step (hill).
+    #[arg(long, default_value_t = 0.05)]
+    pub step: f64,
+    /// Starting weights (default: the published ones).
+    #[arg(long)]
+    pub from: Option<PathBuf>,
+    /// Where to write the best weights (rewritten after every improvement).
+    #[arg(long, default_value = "weights.json")]
+    pub out: PathBuf,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Hide the progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Rates weights on one sequence (lower is better).
+fn rating(ai: &str, weights: &Weights, seed: u64, columns: u64) -> anyhow::Result<u64> {
+    let mut strategy = build_strategy(ai, &AnyEvaluator::from(weights))?;
+    Ok(rate(
+        strategy.as_mut(),
+        seed,
+        columns,
+        GameConfig::default(),
+    ))
+}
+
+fn rate_all(ai: &str, population: &[Weights], seed: u64, columns: u64) -> anyhow::Result<Vec<u64>> {
+    population
+        .par_iter()
+        .map(|w| rating(ai, w, seed, columns))
+        .collect()
+}
+
+/// A random variant of `w`: each weight moved by up to `step` of itself (or of the mean
+/// weight for weights near 0), never below 0.
+fn variant(w: &Weights, step: f64, rng: &mut ChaCha8Rng) -> Weights {
+    let v = w.to_vector();
+    let scale = v.iter().map(|x| x.abs()).sum::<f64>() / WEIGHT_COUNT as f64;
+    let mut out = [0.0; WEIGHT_COUNT];
+    for i in 0..WEIGHT_COUNT {
+        let base = v[i].abs().max(0.1 * scale);
+        out[i] = (v[i] + rng.random_range(-step..=step) * base).max(0.0);
+    }
+    Weights::from_vector(out)
+}
+
+fn describe(w: &Weights) -> String {
+    w.to_vector()
+        .iter()
+        .zip(WEIGHT_NAMES)
+        .map(|(v, n)| format!("{n}={v:.3}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Trains and returns the best weights found (also written to `args.out`).
+pub fn train(args: &Args) -> anyhow::Result<Weights> {
+    let start = match &args.from {
+        Some(path) => Weights::load(path)?,
+        None => Weights::PUBLISHED,
+    };
+    build_strategy(&args.ai, &AnyEvaluator::from(&start))?;
+    let max_columns = args.max_columns.max(args.min_columns);
+    let bar = progress_bar(u64::from(args.iterations), !args.quiet, "train");
+    let result = with_threads(args.threads, || match args.method {
+        Method::Hill => hill(args, start, max_columns, &bar),
+        Method::Cem => cem(args, start, max_columns, &bar),
+    })??;
+    bar.finish_and_clear();
+    Ok(result)
+}
+
+fn save(args: &Args, w: &Weights) -> anyhow::Result<()> {
+    w.save(&args.out)
+        .with_context(|| format!("saving {}", args.out.display()))
+}
+
+fn hill(
+    args: &Args,
+    start: Weights,
+    max_columns: u64,
+    bar: &indicatif::ProgressBar,
+) -> anyhow::Result<Weights> {
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let mut w = start;
+    for iteration in 0..args.iterations {
+        let columns = rng.random_range(args.min_columns..=max_columns);
+        let seed = mix_seed(args.seed, u64::from(iteration) + 1);
+        let mut r = rating(&args.ai, &w, seed, columns)?;
+        let rounds = rng.random_range(5..=11);
+        let before = r;
+        for _ in 0..rounds {
+            let population: Vec<Weights> = (0..args.population.max(1))
+                .map(|_| variant(&w, args.step, &mut rng))
+                .collect();
+            let ratings = rate_all(&args.ai, &population, seed, columns)?;
+            if let Some((i, &best)) = ratings.iter().enumerate().min_by_key(|(_, &t)| t) {
+                if best < r {
+                    r = best;
+                    w = population[i];
+                }
+            }
+        }
+        save(args, &w)?;
+        log(
+            bar,
+            format!(
+                "iteration {iteration}: {columns} columns, mean jewels {:.4} -> {:.4}; {}",
+                before as f64 / columns as f64,
+                r as f64 / columns as f64,
+                describe(&w)
+            ),
+        );
+        bar.inc(1);
+    }
+    Ok(w)
+}
+
+fn cem(
+    args: &Args,
+    start: Weights,
+    max_columns: u64,
+    bar: &indicatif::ProgressBar,
+) -> anyhow::Result<Weights> {
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let mut mean = start.to_vector();
+    let scale = mean.iter().map(|x| x.abs()).sum::<f64>() / WEIGHT_COUNT as f64;
+    let mut sd: [f64; WEIGHT_COUNT] = mean.map(|m| 0.2 * m.abs().max(0.2 * scale));
+    let population = args.population.max(4);
+    let elite = (population / 4).max(2);
+    let mut best = start;
+    for iteration in 0..args.iterations {
+        let columns = rng.random_range(args.min_columns..=max_columns);
+        let seed = mix_seed(args.seed, u64::from(iteration) + 1);
+        let mut samples: Vec<Weights> = vec![Weights::from_vector(mean)];
+        while samples.len() < population {
+            let mut v = [0.0; WEIGHT_COUNT];
+            for i in 0..WEIGHT_COUNT {
+                v[i] = (mean[i] + sd[i] * gaussian(&mut rng)).max(0.0);
+            }
+            samples.push(Weights::from_vector(v));
+        }
+        let ratings = rate_all(&args.ai, &samples, seed, columns)?;
+        let mut order: Vec<usize> = (0..samples.len()).collect();
+        order.sort_by_key(|&i| ratings[i]);
+        let top: Vec<[f64; WEIGHT_COUNT]> = order[..elite]
+            .iter()
+            .map(|&i| samples[i].to_vector())
+            .collect();
+        for i in 0..WEIGHT_COUNT {
+            let m = top.iter().map(|v| v[i]).sum::<f64>() / elite as f64;
+            let var = top.iter().map(|v| (v[i] - m).powi(2)).sum::<f64>() / elite as f64;
+            mean[i] = m;
+            // A little extra noise keeps the search from collapsing too early.
+            sd[i] = var.sqrt() + 0.01 * scale;
+        }
+        best = Weights::from_vector(mean);
+        save(args, &best)?;
+        log(bar, format!(
+            "iteration {iteration}: {columns} columns, mean jewels: old mean {:.4}, best sample {:.4}; {}",
+            ratings[0] as f64 / columns as f64,
+            ratings[order[0]] as f64 / columns as f64,
+            describe(&best)
+        ));
+        bar.inc(1);
+    }
+    Ok(best)
+}
+
+/// One line of training log: above the progress bar, or on stderr without one.
+fn log(bar: &indicatif::ProgressBar, line: String) {
+    if bar.is_hidden() {
+        eprintln!("{line}");
+    } else {
+        bar.println(line);
+    }
+}
+
+/// A standard normal sample (Box-Muller).
+fn gaussian(rng: &mut ChaCha8Rng) -> f64 {
+    let u1: f64 = rng.random_range(f64::EPSILON..1.0);
+    let u2: f64 = rng.random_range(0.0..1.0);
+    (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+}
+
+/// `train`: train and print the weights.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let w = train(&args)?;
+    println!("{}", w.to_json());
+    println!("written to {}", args.out.display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(method: Method, out: PathBuf) -> Args {
+        Args {
+            ai: "smart".into(),
+            method,
+            iterations: 1,
+            min_columns: 200,
+            max_columns: 300,
+            population: 4,
+            step: 0.05,
+            from: None,
+            out,
+            seed: 4,
+            threads: 2,
+            quiet: true,
+        }
+    }
+
+    #[test]
+    fn both_methods_write_weights() {
+        let dir = std::env::temp_dir();
+        for method in [Method::Hill, Method::Cem] {
+            let out = dir.join(format!("mj-train-{method:?}-{}.json", std::process::id()));
+            let w = train(&args(method, out.clone())).unwrap();
+            assert_eq!(Weights::load(&out).unwrap(), w);
+            assert!(w.to_vector().iter().all(|&x| x >= 0.0 && x.is_finite()));
+            std::fs::remove_file(&out).ok();
+        }
+    }
+
+    #[test]
+    fn variants_stay_close_and_move_zeros() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let w = Weights::PUBLISHED;
+        let v = variant(&w, 0.05, &mut rng).to_vector();
+        for (a, b) in w.to_vector().iter().zip(&v) {
+            assert!((a - b).abs() <= 0.05 * a.abs().max(1.2) + 1e-9, "{a} {b}");
+        }
+        let moved = (0..20).any(|_| variant(&w, 0.05, &mut rng).danger > 0.0);
+        assert!(moved);
+    }
+
+    #[test]
+    fn missing_start_file_is_an_error() {
+        let mut a = args(Method::Hill, std::env::temp_dir().join("unused.json"));
+        a.from = Some(PathBuf::from("/nonexistent/w.json"));
+        assert!(train(&a).is_err());
+    }
+}

@@ -1,0 +1,260 @@
+//! The evaluation weights: one serde struct, saved and loaded as JSON.
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Number of weights: the board features, then the search's interim-jewels weight.
+pub const WEIGHT_COUNT: usize = 15;
+/// Number of board features (the first weights).
+pub const FEATURE_COUNT: usize = 14;
+
+/// Feature names, in [`Weights::to_vector`] order.
+pub const WEIGHT_NAMES: [&str; WEIGHT_COUNT] = [
+    "adjacent0",
+    "adjacent1",
+    "adjacent2",
+    "adjacent3",
+    "adjacent4",
+    "jewels",
+    "edge",
+    "spawn_distance",
+    "danger",
+    "bumpiness",
+    "completions",
+    "clear_chance",
+    "buried",
+    "unpaired",
+    "interim_jewels",
+];
+
+/// How much each normalised feature counts. Pair counts add to the score; jewels, edge, spawn
+/// distance, danger and bumpiness subtract from it. Extra features absent from a file
+/// default to 0, so the reference's files load unchanged.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Weights {
+    /// Same-colour pairs with 0, 1, 2, 3 and 4 cells between them, in any of the 4 directions.
+    pub adjacent: [f64; 5],
+    /// Jewels on the board (fewer is better).
+    pub jewels: f64,
+    /// Jewels in the side columns, corners twice.
+    pub edge: f64,
+    /// Jewels close to where columns spawn.
+    pub spawn_distance: f64,
+    /// Stack heights above 7, squared: the danger of topping out.
+    #[serde(default)]
+    pub danger: f64,
+    /// Height differences between neighbouring columns.
+    #[serde(default)]
+    pub bumpiness: f64,
+    /// Empty cells a dropped column can fill (the three above each stack) where a jewel of
+    /// some colour would complete a line of three, counted per colour.
+    #[serde(default)]
+    pub completions: f64,
+    /// The chance that a random column holds a colour that completes a line in one of those
+    /// cells.
+    #[serde(default)]
+    pub clear_chance: f64,
+    /// Jewels with no empty cell one or two steps away in any direction: they cannot join a
+    /// line until something near them clears.
+    #[serde(default)]
+    pub buried: f64,
+    /// Jewels with no jewel of their colour one or two steps away in any direction.
+    #[serde(default)]
+    pub unpaired: f64,
+    /// Jewels on the boards between now and the searched one (after the current column, and
+    /// for `deep` after the next): what is on the board in the meantime counts too, as in the
+    /// mean the game is judged by.
+    #[serde(default)]
+    pub interim_jewels: f64,
+}
+
+const TRAINED_JSON: &str = include_str!("../../../weights/deep-cem.json");
+
+/// Why a weights file could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum WeightsError {
+    #[error("cannot read weights file {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("cannot write weights file {path}: {source}")]
+    Write {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("weights file {path} is not valid: {source}")]
+    Parse {
+        path: String,
+        source: serde_json::Error,
+    },
+    #[error("weight {name} is {value}: weights must be finite")]
+    NotFinite { name: &'static str, value: f64 },
+}
+
+impl Weights {
+    /// The reference AI's trained weights (percent), with the extra features off.
+    pub const PUBLISHED: Self = Self {
+        adjacent: [43.0, 12.7, 1.5, 2.8, 0.5],
+        jewels: 33.6,
+        edge: 4.2,
+        spawn_distance: 1.6,
+        danger: 0.0,
+        bumpiness: 0.0,
+        completions: 0.0,
+        clear_chance: 0.0,
+        buried: 0.0,
+        unpaired: 0.0,
+        interim_jewels: 0.0,
+    };
+
+    /// The committed trained weights (`weights/deep-cem.json`, trained for `deep`; see the
+    /// README there).
+    pub fn trained() -> Self {
+        // The file is checked by a test, so the fallback never happens in a tested build.
+        Self::from_json(TRAINED_JSON).unwrap_or(Self::PUBLISHED)
+    }
+
+    pub fn to_vector(&self) -> [f64; WEIGHT_COUNT] {
+        let a = self.adjacent;
+        [
+            a[0],
+            a[1],
+            a[2],
+            a[3],
+            a[4],
+            self.jewels,
+            self.edge,
+            self.spawn_distance,
+            self.danger,
+            self.bumpiness,
+            self.completions,
+            self.clear_chance,
+            self.buried,
+            self.unpaired,
+            self.interim_jewels,
+        ]
+    }
+
+    pub fn from_vector(v: [f64; WEIGHT_COUNT]) -> Self {
+        Self {
+            adjacent: [v[0], v[1], v[2], v[3], v[4]],
+            jewels: v[5],
+            edge: v[6],
+            spawn_distance: v[7],
+            danger: v[8],
+            bumpiness: v[9],
+            completions: v[10],
+            clear_chance: v[11],
+            buried: v[12],
+            unpaired: v[13],
+            interim_jewels: v[14],
+        }
+    }
+
+    /// Checks every weight is a finite number.
+    pub fn validate(&self) -> Result<(), WeightsError> {
+        for (value, name) in self.to_vector().into_iter().zip(WEIGHT_NAMES) {
+            if !value.is_finite() {
+                return Err(WeightsError::NotFinite { name, value });
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads a JSON weights file.
+    pub fn load(path: &Path) -> Result<Self, WeightsError> {
+        let text = std::fs::read_to_string(path).map_err(|source| WeightsError::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Self::from_json(&text).map_err(|e| match e {
+            WeightsError::Parse { source, .. } => WeightsError::Parse {
+                path: path.display().to_string(),
+                source,
+            },
+            other => other,
+        })
+    }
+
+    /// Parses JSON weights.
+    pub fn from_json(text: &str) -> Result<Self, WeightsError> {
+        let weights: Self = serde_json::from_str(text).map_err(|source| WeightsError::Parse {
+            path: String::from("<text>"),
+            source,
+        })?;
+        weights.validate()?;
+        Ok(weights)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Writes a JSON weights file.
+    pub fn save(&self, path: &Path) -> Result<(), WeightsError> {
+        std::fs::write(path, self.to_json() + "\n").map_err(|source| WeightsError::Write {
+            path: path.display().to_string(),
+            source,
+        })
+    }
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Self::PUBLISHED
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_round_trip_and_defaults() {
+        let w = Weights::PUBLISHED;
+        assert_eq!(Weights::from_json(&w.to_json()).unwrap(), w);
+        let short = r#"{"adjacent":[1,2,3,4,5],"jewels":6,"edge":7,"spawn_distance":8}"#;
+        let loaded = Weights::from_json(short).unwrap();
+        assert_eq!(
+            loaded.to_vector(),
+            [1., 2., 3., 4., 5., 6., 7., 8., 0., 0., 0., 0., 0., 0., 0.]
+        );
+        assert_eq!(Weights::from_vector(loaded.to_vector()), loaded);
+    }
+
+    #[test]
+    fn committed_files_load() {
+        let published = include_str!("../../../weights/published.json");
+        assert_eq!(Weights::from_json(published).unwrap(), Weights::PUBLISHED);
+        assert_eq!(
+            Weights::trained(),
+            Weights::from_json(TRAINED_JSON).unwrap()
+        );
+        assert_ne!(Weights::trained(), Weights::PUBLISHED);
+        let start = include_str!("../../../weights/start-completions.json");
+        assert_eq!(Weights::from_json(start).unwrap().clear_chance, 0.5);
+        let smart = Weights::from_json(include_str!("../../../weights/smart-cem.json")).unwrap();
+        assert!(smart.completions > 0.0 && smart.clear_chance > 0.0);
+        assert!(Weights::trained().clear_chance > 0.0);
+    }
+
+    #[test]
+    fn bad_files_are_errors() {
+        assert!(matches!(
+            Weights::from_json("{"),
+            Err(WeightsError::Parse { .. })
+        ));
+        assert!(matches!(
+            Weights::from_json(
+                r#"{"adjacent":[1,2,3,4,5],"jewels":6,"edge":7,"spawn_distance":8,"bogus":1}"#
+            ),
+            Err(WeightsError::Parse { .. })
+        ));
+        assert!(matches!(
+            Weights::load(Path::new("/nonexistent/weights.json")),
+            Err(WeightsError::Read { .. })
+        ));
+    }
+}

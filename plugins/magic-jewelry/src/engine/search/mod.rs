@@ -1,0 +1,15 @@
+//! Where each column goes: the placements the buttons can reach ([`placement`]), the input rules
+//! they follow ([`input`]), and the strategies that choose among them ([`strategy`]).
+//!
+//! The top layer of the engine: it uses [`super::rules`] and [`super::eval`].
+
+pub mod input;
+pub mod placement;
+pub mod strategy;
+
+pub use input::{InputModel, Move, SpawnState, Timeline};
+pub use placement::{reachable, Placement, Placements};
+pub use strategy::{
+    for_each_result, strategy_by_name, strategy_with, Choice, Decision, Deep, DeepConfig, Simple,
+    Smart, Strategy, UnknownStrategy, STRATEGY_NAMES,
+};

@@ -1,0 +1,314 @@
+//! `deep`: the smart search, then, for the best few boards it finds, the expected best board
+//! after one more column whose colours are not known yet (sampled uniformly).
+
+use super::{for_each_result, next_spawn, Choice, Strategy, LOSS};
+use crate::engine::eval::{AnyEvaluator, Evaluator};
+use crate::engine::rules::board::{Board, Column, COLOURS};
+use crate::engine::search::input::{InputModel, SpawnState};
+use crate::engine::search::placement::{reachable, Placement, MAX_PLACEMENTS};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::time::{Duration, Instant};
+
+/// How far `deep` looks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeepConfig {
+    /// Boards after current + next that get the look-ahead (the best by static score).
+    pub candidates: usize,
+    /// At most this many of those boards share the same first placement, so the look-ahead
+    /// compares different moves rather than variations of one.
+    pub per_first: usize,
+    /// Colour triples sampled for the column after next (the same ones for every candidate,
+    /// so the comparison between candidates is fair); `None`: every triple, each rotation
+    /// class once with its weight (a column and its rotations reach the same boards).
+    pub samples: Option<usize>,
+    /// Look ahead at no more candidates than fit in this time, judged by the last look-ahead
+    /// (the best static candidate is always looked at). `None`: no limit, results depend
+    /// only on the inputs.
+    pub budget: Option<Duration>,
+    /// Seed of the sampler.
+    pub seed: u64,
+}
+
+impl Default for DeepConfig {
+    /// Few candidates, many samples: with the learned value, 3 candidates and 36 samples beat
+    /// 6 and 12 or 6 and 36 (`weights/README.md`), and fit the time budget.
+    fn default() -> Self {
+        Self {
+            candidates: 3,
+            per_first: 6,
+            samples: Some(36),
+            budget: Some(Duration::from_micros(1800)),
+            seed: 0x6a65_7765_6c73,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Candidate {
+    first: Placement,
+    board: Board,
+    score: f64,
+    /// Interim-jewels cost of the boards on the way (after the current and the next column).
+    interim: f64,
+    /// The next column cannot be placed: nothing to look ahead at.
+    terminal: bool,
+}
+
+/// Current + next + the expectation over the column after next.
+#[derive(Debug, Clone)]
+pub struct Deep<E = AnyEvaluator> {
+    evaluator: E,
+    config: DeepConfig,
+    rng: ChaCha8Rng,
+    pool: Vec<Candidate>,
+    /// The columns after next looked at, with their weights (summing to 1).
+    triples: Vec<(Column, f64)>,
+}
+
+/// Every colour triple up to rotation, weighted by how many triples it stands for.
+fn rotation_classes() -> Vec<(Column, f64)> {
+    let mut classes = Vec::new();
+    let colours = 1..=COLOURS;
+    for a in colours.clone() {
+        for b in colours.clone() {
+            for c in colours.clone() {
+                let column = Column([a, b, c]);
+                // The class is listed at its smallest rotation.
+                if (1..3).any(|r| column.rotated(r).0 < column.0) {
+                    continue;
+                }
+                let size = column.distinct_rotations().count_ones();
+                classes.push((column, f64::from(size) / f64::from(COLOURS).powi(3)));
+            }
+        }
+    }
+    classes
+}
+
+impl<E: Evaluator> Deep<E> {
+    pub fn new(evaluator: E, config: DeepConfig) -> Self {
+        Self {
+            evaluator,
+            config,
+            rng: ChaCha8Rng::seed_from_u64(config.seed),
+            pool: Vec::with_capacity(400),
+            triples: match config.samples {
+                None => rotation_classes(),
+                Some(n) => Vec::with_capacity(n),
+            },
+        }
+    }
+
+    pub fn config(&self) -> DeepConfig {
+        self.config
+    }
+
+    /// Mean over the sampled triples of the best board after placing it.
+    fn expectation(&self, board: &Board, start: SpawnState, input: InputModel) -> f64 {
+        let placements = reachable(board, start, input);
+        if placements.is_empty() {
+            return LOSS;
+        }
+        let mut total = 0.0;
+        for &(triple, weight) in &self.triples {
+            let mut best = LOSS;
+            for_each_result(board, triple, &placements, |_, after, outcome| {
+                if !outcome.game_over {
+                    best = best.max(self.evaluator.score(after));
+                }
+            });
+            total += weight * best;
+        }
+        total
+    }
+}
+
+impl<E: Evaluator + Send> Strategy for Deep<E> {
+    fn name(&self) -> &'static str {
+        "deep"
+    }
+
+    fn set_budget(&mut self, budget: Option<Duration>) {
+        self.config.budget = budget;
+    }
+
+    fn choose(
+        &mut self,
+        board: &Board,
+        current: Column,
+        next: Option<Column>,
+        start: SpawnState,
+        input: InputModel,
+    ) -> Option<Choice> {
+        let began = Instant::now();
+        let placements = reachable(board, start, input);
+        let spawn = next_spawn(start);
+        let evaluator = &self.evaluator;
+        let pool = &mut self.pool;
+        pool.clear();
+        let mut fallback: Option<Choice> = None;
+        for_each_result(board, current, &placements, |p, after, outcome| {
+            if outcome.game_over {
+                fallback.get_or_insert(Choice {
+                    x: p.x,
+                    rotations: p.rotations,
+                    y: p.y,
+                    score: 2.0 * LOSS,
+                });
+                return;
+            }
+            let Some(next) = next else {
+                pool.push(Candidate {
+                    first: *p,
+                    board: *after,
+                    score: evaluator.score(after),
+                    interim: 0.0,
+                    terminal: false,
+                });
+                return;
+            };
+            let second = reachable(after, spawn, input);
+            let before = pool.len();
+            let first_cost = evaluator.interim_cost(after);
+            for_each_result(after, next, &second, |_, last, outcome| {
+                if !outcome.game_over {
+                    pool.push(Candidate {
+                        first: *p,
+                        board: *last,
+                        score: evaluator.score(last) - first_cost,
+                        interim: first_cost + evaluator.interim_cost(last),
+                        terminal: false,
+                    });
+                }
+            });
+            if pool.len() == before {
+                pool.push(Candidate {
+                    first: *p,
+                    board: *after,
+                    score: LOSS + evaluator.score(after),
+                    interim: 0.0,
+                    terminal: true,
+                });
+            }
+        });
+        if pool.is_empty() {
+            return fallback;
+        }
+        pool.sort_by(|a, b| b.score.total_cmp(&a.score));
+        // Keep the best boards, at most `per_first` for any one first placement.
+        let per_first = self.config.per_first.max(1);
+        let mut taken = [0usize; MAX_PLACEMENTS];
+        let mut kept = 0;
+        for i in 0..pool.len() {
+            if kept == self.config.candidates.max(1) {
+                break;
+            }
+            let first = pool[i].first;
+            let slot = first.x as usize * 3 + first.rotations as usize;
+            if taken[slot] < per_first {
+                taken[slot] += 1;
+                pool.swap(kept, i);
+                kept += 1;
+            }
+        }
+        pool.truncate(kept);
+        if let Some(samples) = self.config.samples {
+            let samples = samples.max(1);
+            self.triples.clear();
+            for _ in 0..samples {
+                let mut jewels = [0u8; 3];
+                for j in &mut jewels {
+                    *j = self.rng.random_range(1..=COLOURS);
+                }
+                self.triples.push((Column(jewels), 1.0 / samples as f64));
+            }
+        }
+        let after_next = next_spawn(start);
+        let mut best: Option<Choice> = None;
+        // The time the last look-ahead took: the next one is not started unless it would
+        // likely end within the budget.
+        let mut last = Duration::ZERO;
+        for i in 0..self.pool.len() {
+            if i > 0
+                && self
+                    .config
+                    .budget
+                    .is_some_and(|b| began.elapsed() + last > b)
+            {
+                break;
+            }
+            let candidate = self.pool[i];
+            let value = if candidate.terminal || next.is_none() {
+                candidate.score
+            } else {
+                let look = Instant::now();
+                let value = self.expectation(&candidate.board, after_next, input);
+                last = look.elapsed();
+                value - candidate.interim
+            };
+            if best.is_none_or(|b| value > b.score) {
+                best = Some(Choice {
+                    x: candidate.first.x,
+                    rotations: candidate.first.rotations,
+                    y: candidate.first.y,
+                    score: value,
+                });
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::best_static;
+    use super::*;
+    use crate::engine::rules::LEVEL0_FALL_SPEED;
+
+    #[test]
+    fn rotation_classes_cover_every_triple_once() {
+        let classes = rotation_classes();
+        // 6 single-colour columns, and the other 210 triples in classes of 3.
+        assert_eq!(classes.len(), 6 + 210 / 3);
+        let total: f64 = classes.iter().map(|(_, w)| w).sum();
+        assert!((total - 1.0).abs() < 1e-12);
+        let mut covered = std::collections::HashSet::new();
+        for (column, weight) in &classes {
+            let rotations = [*column, column.cycled(), column.cycled().cycled()];
+            let distinct: std::collections::HashSet<_> = rotations.iter().map(|r| r.0).collect();
+            assert_eq!(*weight * 216.0, distinct.len() as f64);
+            for r in distinct {
+                assert!(covered.insert(r), "{r:?} in two classes");
+            }
+        }
+        assert_eq!(covered.len(), 216);
+    }
+
+    /// The expectation over every triple equals the plain mean over all 216.
+    #[test]
+    fn exact_expectation_is_the_mean_over_all_triples() {
+        let board = Board::from_text("1.....\n12.3..\n211323").unwrap();
+        let net = crate::engine::ValueNetwork::trained();
+        let evaluator = AnyEvaluator::learned(net);
+        let config = DeepConfig {
+            samples: None,
+            budget: None,
+            ..DeepConfig::default()
+        };
+        let deep = Deep::new(evaluator.clone(), config);
+        let start = SpawnState::spawn(LEVEL0_FALL_SPEED);
+        let exact = deep.expectation(&board, start, InputModel::FAST);
+        let mut total = 0.0;
+        for a in 1..=COLOURS {
+            for b in 1..=COLOURS {
+                for c in 1..=COLOURS {
+                    let column = Column([a, b, c]);
+                    total += best_static(&evaluator, &board, column, start, InputModel::FAST);
+                }
+            }
+        }
+        let plain = total / 216.0;
+        assert!((exact - plain).abs() < 1e-9, "{exact} against {plain}");
+    }
+}

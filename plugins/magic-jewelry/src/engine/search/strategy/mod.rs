@@ -1,0 +1,281 @@
+//! Search strategies, selected by name: `simple`, `smart` and `deep`.
+
+mod deep;
+mod simple;
+mod smart;
+
+pub use deep::{Deep, DeepConfig};
+pub use simple::Simple;
+pub use smart::Smart;
+
+use super::input::{InputModel, SpawnState, Timeline};
+use super::placement::{reachable, Placement, Placements};
+use crate::engine::eval::weights::Weights;
+use crate::engine::eval::{AnyEvaluator, Evaluator};
+use crate::engine::rules::board::{Board, Column};
+use crate::engine::rules::resolve::{lock_unchecked, LockOutcome};
+use std::time::{Duration, Instant};
+
+/// Score of a board where the game is lost: below anything an evaluation returns.
+pub const LOSS: f64 = -1.0e9;
+
+/// Strategy names [`strategy_by_name`] knows.
+pub const STRATEGY_NAMES: [&str; 3] = ["simple", "smart", "deep"];
+
+/// Where to put the current column, as found by a strategy.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Choice {
+    pub x: u8,
+    /// Presses of A/B from the current arrangement (0-2).
+    pub rotations: u8,
+    /// Row of the bottom jewel when it locks.
+    pub y: i8,
+    /// The strategy's score for it (higher is better; [`LOSS`] or below when the game is lost).
+    pub score: f64,
+}
+
+/// A choice with the buttons that carry it out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    pub x: u8,
+    /// Presses of A/B (0-2).
+    pub rotations: u8,
+    /// Row of the bottom jewel when it locks.
+    pub y: i8,
+    /// The buttons that carry it out, frame by frame from the decision on.
+    pub timeline: Timeline,
+    pub score: f64,
+    /// How long the search took.
+    pub elapsed: Duration,
+}
+
+/// A way to choose where each column goes.
+pub trait Strategy: Send {
+    fn name(&self) -> &'static str;
+
+    /// Chooses a placement for `current`, knowing `next` when it is given. `None` when the
+    /// column cannot move at all (spawn blocked).
+    fn choose(
+        &mut self,
+        board: &Board,
+        current: Column,
+        next: Option<Column>,
+        start: SpawnState,
+        input: InputModel,
+    ) -> Option<Choice>;
+
+    /// Limits the time of one decision, for strategies that can stop early (`None`: no limit,
+    /// results depend only on the inputs).
+    fn set_budget(&mut self, _budget: Option<Duration>) {}
+
+    /// [`Strategy::choose`] with the input path and the time it took.
+    fn decide(
+        &mut self,
+        board: &Board,
+        current: Column,
+        next: Option<Column>,
+        start: SpawnState,
+        input: InputModel,
+    ) -> Option<Decision> {
+        let began = Instant::now();
+        let choice = self.choose(board, current, next, start, input)?;
+        let placements = reachable(board, start, input);
+        let index = placements.find(choice.x, choice.rotations)?;
+        Some(Decision {
+            x: choice.x,
+            rotations: choice.rotations,
+            y: choice.y,
+            timeline: placements.timeline(index),
+            score: choice.score,
+            elapsed: began.elapsed(),
+        })
+    }
+}
+
+/// An unknown strategy name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown strategy {0:?}: expected simple, smart, deep or deep:CANDIDATES:SAMPLES[:PER_FIRST] (SAMPLES may be all)"
+)]
+pub struct UnknownStrategy(pub String);
+
+/// Builds a strategy from its name: `simple`, `smart`, `deep` (or `deep:K:S` for K candidate
+/// boards and S sampled columns after next, `all` for every one; `deep:K:S:M` with at most M
+/// candidates sharing a first placement).
+pub fn strategy_by_name(
+    name: &str,
+    weights: &Weights,
+) -> Result<Box<dyn Strategy>, UnknownStrategy> {
+    strategy_with(name, AnyEvaluator::from(weights))
+}
+
+/// [`strategy_by_name`] with any evaluation (weighted features or a learned value).
+pub fn strategy_with(
+    name: &str,
+    evaluation: AnyEvaluator,
+) -> Result<Box<dyn Strategy>, UnknownStrategy> {
+    let unknown = || UnknownStrategy(name.to_string());
+    match name {
+        "simple" => Ok(Box::new(Simple::new(evaluation))),
+        "smart" => Ok(Box::new(Smart::new(evaluation))),
+        "deep" => Ok(Box::new(Deep::new(evaluation, DeepConfig::default()))),
+        _ => {
+            let rest = name.strip_prefix("deep:").ok_or_else(unknown)?;
+            // Numbers above 0; the samples may be `all`.
+            let numbers: Vec<Option<usize>> = rest
+                .split(':')
+                .map(|n| match n {
+                    "all" => Ok(None),
+                    _ => match n.parse() {
+                        Ok(0) | Err(_) => Err(unknown()),
+                        Ok(n) => Ok(Some(n)),
+                    },
+                })
+                .collect::<Result<_, _>>()?;
+            let (candidates, samples, per_first) = match numbers[..] {
+                [Some(k), s] => (k, s, DeepConfig::default().per_first),
+                [Some(k), s, Some(m)] => (k, s, m),
+                _ => return Err(unknown()),
+            };
+            let config = DeepConfig {
+                candidates,
+                samples,
+                per_first,
+                ..DeepConfig::default()
+            };
+            Ok(Box::new(Deep::new(evaluation, config)))
+        }
+    }
+}
+
+/// Calls `visit` for every placement of `column` that gives a distinct board (rotations that
+/// repeat an arrangement at the same x are skipped), with the board after the lock.
+/// `placements` must be reachable on `board` (from [`reachable`]).
+#[inline]
+pub fn for_each_result(
+    board: &Board,
+    column: Column,
+    placements: &Placements,
+    mut visit: impl FnMut(&Placement, &Board, &LockOutcome),
+) {
+    let arrangements = [column, column.cycled(), column.cycled().cycled()];
+    let distinct = column.distinct_rotations();
+    let mut seen = 0u32;
+    for p in placements.as_slice() {
+        // The first rotation giving this arrangement stands for all.
+        let arrangement = arrangements[p.rotations as usize];
+        let canonical = (0..3)
+            .find(|&r| distinct >> r & 1 == 1 && arrangements[r] == arrangement)
+            .unwrap_or(p.rotations as usize);
+        let bit = 1u32 << (p.x as usize * 3 + canonical);
+        if seen & bit != 0 {
+            continue;
+        }
+        seen |= bit;
+        let mut after = *board;
+        let outcome = lock_unchecked(&mut after, arrangement, p.x as usize);
+        visit(p, &after, &outcome);
+    }
+}
+
+/// The best score of any placement of `column` on `board` from a fresh spawn (`LOSS` when
+/// every one loses).
+#[inline]
+pub(crate) fn best_static(
+    evaluator: &impl Evaluator,
+    board: &Board,
+    column: Column,
+    start: SpawnState,
+    input: InputModel,
+) -> f64 {
+    let placements = reachable(board, start, input);
+    let mut best = LOSS;
+    for_each_result(board, column, &placements, |_, after, outcome| {
+        if !outcome.game_over {
+            best = best.max(evaluator.score(after));
+        }
+    });
+    best
+}
+
+/// The spawn state of the column after the current one.
+pub(crate) fn next_spawn(start: SpawnState) -> SpawnState {
+    SpawnState::spawn(start.fall_speed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rules::LEVEL0_FALL_SPEED;
+
+    fn decide(name: &str, text: &str, current: [u8; 3], next: [u8; 3]) -> Decision {
+        let mut s = strategy_by_name(name, &Weights::PUBLISHED).unwrap();
+        s.set_budget(None);
+        s.decide(
+            &Board::from_text(text).unwrap(),
+            Column(current),
+            Some(Column(next)),
+            SpawnState::spawn(LEVEL0_FALL_SPEED),
+            InputModel::FAST,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn names() {
+        for name in STRATEGY_NAMES {
+            assert_eq!(
+                strategy_by_name(name, &Weights::PUBLISHED).unwrap().name(),
+                name
+            );
+        }
+        assert_eq!(
+            strategy_by_name("deep:3:5", &Weights::PUBLISHED)
+                .unwrap()
+                .name(),
+            "deep"
+        );
+        assert!(strategy_by_name("deep:3:5:1", &Weights::PUBLISHED).is_ok());
+        assert!(strategy_by_name("deep:3:all", &Weights::PUBLISHED).is_ok());
+        for bad in [
+            "deep:3:0",
+            "deep:all:3",
+            "deep:2:all:all",
+            "clever",
+            "deep:",
+            "deep:0:3",
+            "deep:x:1",
+            "deep:1:2:3:4",
+            "deep:2:2:0",
+        ] {
+            assert!(strategy_by_name(bad, &Weights::PUBLISHED).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn every_strategy_takes_an_obvious_clear() {
+        // Two 4s on the floor of columns 0 and 1: a column with a 4 at the bottom clears them
+        // at column 2 (the 4 must be rotated to the bottom).
+        for name in STRATEGY_NAMES.into_iter().chain(["deep:3:all"]) {
+            let d = decide(name, "\n\n44....", [4, 1, 2], [5, 6, 1]);
+            let placed = Column([4, 1, 2]).rotated(d.rotations);
+            assert_eq!((d.x, placed.bottom()), (2, 4), "{name}: {d:?}");
+            assert_eq!(d.y, 12);
+            assert!(!d.timeline.frames.is_empty());
+        }
+    }
+
+    #[test]
+    fn wild_column_lands_where_it_clears_most() {
+        // Landing on a 2 removes four 2s, then the 3s of column 0 line up: 3 jewels left.
+        // Landing on a 3 leaves 4 (which the next column can clear further), on the floor 10.
+        let text = "3.....\n3.....\n23.2.2\n32.3.3";
+        for name in STRATEGY_NAMES {
+            let d = decide(name, text, [7, 7, 7], [1, 2, 4]);
+            let mut b = Board::from_text(text).unwrap();
+            crate::engine::lock(&mut b, Column::WILD, d.x as usize).unwrap();
+            let best = if name == "simple" { 3 } else { 4 };
+            assert!(b.jewels() <= best, "{name}: {d:?}\n{b}");
+        }
+    }
+}

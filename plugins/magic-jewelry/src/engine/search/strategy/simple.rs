@@ -1,0 +1,53 @@
+//! `simple`: the best board after the current column alone.
+
+use super::{for_each_result, Choice, Strategy, LOSS};
+use crate::engine::eval::{AnyEvaluator, Evaluator};
+use crate::engine::rules::board::{Board, Column};
+use crate::engine::search::input::{InputModel, SpawnState};
+use crate::engine::search::placement::reachable;
+
+/// Looks at the current column only.
+#[derive(Debug, Clone)]
+pub struct Simple<E = AnyEvaluator> {
+    evaluator: E,
+}
+
+impl<E: Evaluator> Simple<E> {
+    pub fn new(evaluator: E) -> Self {
+        Self { evaluator }
+    }
+}
+
+impl<E: Evaluator + Send> Strategy for Simple<E> {
+    fn name(&self) -> &'static str {
+        "simple"
+    }
+
+    fn choose(
+        &mut self,
+        board: &Board,
+        current: Column,
+        _next: Option<Column>,
+        start: SpawnState,
+        input: InputModel,
+    ) -> Option<Choice> {
+        let placements = reachable(board, start, input);
+        let mut best: Option<Choice> = None;
+        for_each_result(board, current, &placements, |p, after, outcome| {
+            let score = if outcome.game_over {
+                2.0 * LOSS
+            } else {
+                self.evaluator.score(after)
+            };
+            if best.is_none_or(|b| score > b.score) {
+                best = Some(Choice {
+                    x: p.x,
+                    rotations: p.rotations,
+                    y: p.y,
+                    score,
+                });
+            }
+        });
+        best
+    }
+}

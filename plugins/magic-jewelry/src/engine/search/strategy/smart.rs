@@ -1,0 +1,66 @@
+//! `smart`: the reference's search, current column then next column, best final board.
+
+use super::{best_static, for_each_result, next_spawn, Choice, Strategy, LOSS};
+use crate::engine::eval::{AnyEvaluator, Evaluator};
+use crate::engine::rules::board::{Board, Column};
+use crate::engine::search::input::{InputModel, SpawnState};
+use crate::engine::search::placement::reachable;
+
+/// Looks at the current and the next column.
+#[derive(Debug, Clone)]
+pub struct Smart<E = AnyEvaluator> {
+    evaluator: E,
+}
+
+impl<E: Evaluator> Smart<E> {
+    pub fn new(evaluator: E) -> Self {
+        Self { evaluator }
+    }
+}
+
+impl<E: Evaluator + Send> Strategy for Smart<E> {
+    fn name(&self) -> &'static str {
+        "smart"
+    }
+
+    fn choose(
+        &mut self,
+        board: &Board,
+        current: Column,
+        next: Option<Column>,
+        start: SpawnState,
+        input: InputModel,
+    ) -> Option<Choice> {
+        let placements = reachable(board, start, input);
+        let spawn = next_spawn(start);
+        let evaluator = &self.evaluator;
+        let mut best: Option<Choice> = None;
+        for_each_result(board, current, &placements, |p, after, outcome| {
+            let score = if outcome.game_over {
+                2.0 * LOSS
+            } else {
+                match next {
+                    Some(next) => {
+                        let second = best_static(evaluator, after, next, spawn, input);
+                        if second <= LOSS {
+                            // The next column loses everywhere: still prefer the better board.
+                            LOSS + evaluator.score(after)
+                        } else {
+                            second - evaluator.interim_cost(after)
+                        }
+                    }
+                    None => evaluator.score(after),
+                }
+            };
+            if best.is_none_or(|b| score > b.score) {
+                best = Some(Choice {
+                    x: p.x,
+                    rotations: p.rotations,
+                    y: p.y,
+                    score,
+                });
+            }
+        });
+        best
+    }
+}
