@@ -10,7 +10,6 @@
 use jewelbot::cartridge;
 use jewelbot::session::{press, Session, SessionConfig};
 use jewelbot_plugin::Plugin;
-use magic_jewelry::engine::AnyEvaluator;
 use magic_jewelry::plugin::{MagicJewelryPlugin, Mode};
 use std::time::Instant;
 use tetanes_core::prelude::*;
@@ -24,8 +23,10 @@ const WARM_UP: u32 = 3000;
 fn playing_session(mode: Mode) -> Session {
     let rom = cartridge::rom().expect("the open cartridge parses");
     // The player the host runs by default.
-    let plugin = MagicJewelryPlugin::new(true, mode, "deep", AnyEvaluator::default())
-        .expect("deep is a strategy");
+    let mut plugin = MagicJewelryPlugin::default();
+    plugin
+        .set_option("mode", &mode.to_string())
+        .expect("a mode");
     let plugins: Vec<Box<dyn Plugin>> = vec![Box::new(plugin)];
     let mut session = Session::new(rom, plugins, SessionConfig::default()).expect("loads");
     for _ in 0..WARM_UP {

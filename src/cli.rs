@@ -1,6 +1,8 @@
 //! The command line.
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::builder::PossibleValuesParser;
+use clap::{Arg, ArgMatches, Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use jewelbot_plugin::PluginOption;
 use std::path::PathBuf;
 
 #[derive(Debug, Parser)]
@@ -39,25 +41,16 @@ pub enum Command {
     Learn(magic_jewelry_lab::learn::Args),
 }
 
-/// Which ROM and how the plug-in plays it.
+/// Which ROM, and whether the plug-ins hold the controller. The plug-ins' own settings are
+/// added to the same commands from what they declare ([`command`]).
 #[derive(Debug, Args, Clone)]
 pub struct GameArgs {
     /// ROM file to run (default: the built-in open cartridge). The file is never modified.
     #[arg(long, value_name = "PATH")]
     pub rom: Option<PathBuf>,
-    /// Whether the AI plays.
+    /// Whether the AI (the plug-ins) holds the controller.
     #[arg(long, value_enum, default_value_t = Switch::On)]
     pub ai: Switch,
-    /// How the AI presses buttons: normal (watchable) or fast.
-    #[arg(long, value_enum, default_value_t = ModeArg::Normal)]
-    pub mode: ModeArg,
-    /// Search strategy: simple, smart, deep (or deep:CANDIDATES:SAMPLES).
-    #[arg(long, value_name = "NAME", default_value = "deep")]
-    pub strategy: String,
-    /// Evaluation file: weights as JSON or a learned value file (default: the built-in
-    /// evaluation).
-    #[arg(long, value_name = "FILE")]
-    pub weights: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -146,8 +139,61 @@ pub enum Switch {
     Off,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ModeArg {
-    Normal,
-    Fast,
+/// Subcommands that run a ROM with the plug-ins, and so take their options (the top-level
+/// command, which plays in a window, takes them too).
+const WITH_PLUGINS: [&str; 2] = ["run", "ram"];
+
+/// The command line: the host's own arguments, and a `--NAME VALUE` flag for every option the
+/// plug-ins declare, on the commands that run them.
+pub fn command(options: &[PluginOption]) -> clap::Command {
+    let mut command = add_plugin_args(Cli::command(), options);
+    for name in WITH_PLUGINS {
+        command = command.mut_subcommand(name, |sub| add_plugin_args(sub, options));
+    }
+    command
+}
+
+fn plugin_arg_id(option: &PluginOption) -> String {
+    format!("plugin-option-{}", option.name)
+}
+
+fn add_plugin_args(command: clap::Command, options: &[PluginOption]) -> clap::Command {
+    options.iter().fold(command, |command, option| {
+        // A plug-in cannot take over a flag of the host's.
+        let taken = command
+            .get_arguments()
+            .any(|a| a.get_long() == Some(option.name.as_str()));
+        if taken || option.name.is_empty() {
+            return command;
+        }
+        let mut arg = Arg::new(plugin_arg_id(option))
+            .long(option.name.clone())
+            .value_name(option.value_name.clone())
+            .help(format!("{} [default: {}]", option.help, option.value))
+            .help_heading("Plug-in options");
+        if !option.choices.is_empty() {
+            arg = arg.value_parser(PossibleValuesParser::new(option.choices.clone()));
+        }
+        command.arg(arg)
+    })
+}
+
+/// The plug-in options given on the command line, as (name, value), in declaration order.
+pub fn plugin_settings(matches: &ArgMatches, options: &[PluginOption]) -> Vec<(String, String)> {
+    let matches = match matches.subcommand() {
+        Some((name, sub)) if WITH_PLUGINS.contains(&name) => sub,
+        Some(_) => return Vec::new(),
+        None => matches,
+    };
+    options
+        .iter()
+        .filter_map(|option| {
+            let id = plugin_arg_id(option);
+            matches
+                .try_get_one::<String>(&id)
+                .ok()
+                .flatten()
+                .map(|value| (option.name.clone(), value.clone()))
+        })
+        .collect()
 }

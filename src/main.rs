@@ -1,19 +1,46 @@
-use anyhow::Context;
-use clap::Parser;
+use anyhow::{anyhow, Context};
+use clap::FromArgMatches;
 use jewelbot::headless;
 use jewelbot::inspector;
 use jewelbot::rom::{RomError, RomImage};
-use jewelbot::session::{Session, SessionConfig, SessionError};
-use jewelbot_plugin::Plugin;
+use jewelbot::session::{Control, Session, SessionConfig, SessionError};
+use jewelbot_plugin::{Plugin, PluginOption};
 use magic_jewelry::conformance;
 use magic_jewelry::dumps;
-use magic_jewelry::engine::AnyEvaluator;
-use magic_jewelry::plugin::{MagicJewelryPlugin, Mode};
+use magic_jewelry::plugin::MagicJewelryPlugin;
 use std::path::Path;
 use std::process::ExitCode;
 
 mod cli;
-use cli::{Cli, Command, GameArgs, ModeArg, Switch};
+use cli::{Cli, Command, GameArgs, Switch};
+
+/// The plug-ins this binary hosts, with their default settings. The only place the host
+/// names a plug-in: everything else it learns from the plug-in API.
+fn plugins() -> Vec<Box<dyn Plugin>> {
+    vec![Box::new(MagicJewelryPlugin::default())]
+}
+
+/// How to make the plug-ins: their defaults with the options given on the command line.
+struct Plugins {
+    settings: Vec<(String, String)>,
+}
+
+impl Plugins {
+    /// Fresh plug-ins with the settings applied; a refused setting is an error naming its flag.
+    fn build(&self) -> anyhow::Result<Vec<Box<dyn Plugin>>> {
+        let mut list = plugins();
+        for (name, value) in &self.settings {
+            for plugin in &mut list {
+                if plugin.options().iter().any(|o| &o.name == name) {
+                    plugin
+                        .set_option(name, value)
+                        .map_err(|reason| anyhow!("--{name} {value}: {reason}"))?;
+                }
+            }
+        }
+        Ok(list)
+    }
+}
 
 /// Exit code for a ROM that cannot be used.
 const EXIT_BAD_ROM: u8 = 3;
@@ -25,8 +52,13 @@ fn main() -> ExitCode {
         )
         .with_writer(std::io::stderr)
         .init();
-    let cli = Cli::parse();
-    match run(cli) {
+    let options: Vec<PluginOption> = plugins().iter().flat_map(|p| p.options()).collect();
+    let matches = cli::command(&options).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    let plugins = Plugins {
+        settings: cli::plugin_settings(&matches, &options),
+    };
+    match run(cli, &plugins) {
         Ok(code) => code,
         Err(error) => {
             eprintln!("error: {error:#}");
@@ -39,11 +71,13 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+fn run(cli: Cli, plugins: &Plugins) -> anyhow::Result<ExitCode> {
+    // Refuse bad plug-in settings before any ROM is opened.
+    plugins.build()?;
     match cli.command {
-        None => play(&cli.play),
+        None => play(&cli.play, plugins),
         Some(Command::Run(args)) => {
-            let mut session = open_session(&args.game)?;
+            let mut session = open_session(&args.game, plugins)?;
             report_messages(&mut session);
             let summary = headless::run(&mut session, Some(args.frames), |_, _| {})?;
             if args.json {
@@ -53,7 +87,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Ram(args)) => ram(&args),
+        Some(Command::Ram(args)) => ram(&args, plugins),
         Some(Command::RomInfo(args)) => rom_info(&args.path),
         Some(Command::Sim(args)) => magic_jewelry_lab::sim::run(args).map(|()| ExitCode::SUCCESS),
         Some(Command::Compare(args)) => {
@@ -70,7 +104,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 /// Opens the window and plays until it is closed.
-fn play(args: &cli::PlayArgs) -> anyhow::Result<ExitCode> {
+fn play(args: &cli::PlayArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
     let window = &args.window;
     let options = jewelbot::frontend::Options {
         ai: args.game.ai == Switch::On,
@@ -84,15 +118,15 @@ fn play(args: &cli::PlayArgs) -> anyhow::Result<ExitCode> {
         screenshot_dir: window.screenshot_dir.clone(),
     };
     jewelbot::frontend::run(options, |config| {
-        let mut session = open_session_with(&args.game, config)?;
+        let mut session = open_session_with(&args.game, plugins, config)?;
         report_messages(&mut session);
         Ok(session)
     })?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn ram(args: &cli::RamArgs) -> anyhow::Result<ExitCode> {
-    let mut session = open_session(&args.game)?;
+fn ram(args: &cli::RamArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
+    let mut session = open_session(&args.game, plugins)?;
     report_messages(&mut session);
     let mut before = inspect(&session);
     while session.frame_number() < args.frame {
@@ -195,25 +229,24 @@ fn open_rom(path: Option<&Path>) -> anyhow::Result<RomImage> {
     }
 }
 
-fn open_session(game: &GameArgs) -> anyhow::Result<Session> {
-    open_session_with(game, SessionConfig::default())
+fn open_session(game: &GameArgs, plugins: &Plugins) -> anyhow::Result<Session> {
+    open_session_with(game, plugins, SessionConfig::default())
 }
 
-/// A session with the frontend's audio settings.
-fn open_session_with(game: &GameArgs, config: SessionConfig) -> anyhow::Result<Session> {
+/// A session with the frontend's audio settings, the controller with the AI or the person as
+/// `--ai` says.
+fn open_session_with(
+    game: &GameArgs,
+    plugins: &Plugins,
+    config: SessionConfig,
+) -> anyhow::Result<Session> {
     let rom = open_rom(game.rom.as_deref())?;
-    let mode = match game.mode {
-        ModeArg::Normal => Mode::Normal,
-        ModeArg::Fast => Mode::Fast,
-    };
-    let evaluation = match &game.weights {
-        Some(path) => magic_jewelry_lab::load_evaluation(path)?.0,
-        None => AnyEvaluator::default(),
-    };
-    let plugin = MagicJewelryPlugin::new(game.ai == Switch::On, mode, &game.strategy, evaluation)
-        .map_err(anyhow::Error::msg)?;
-    let plugins: Vec<Box<dyn Plugin>> = vec![Box::new(plugin)];
-    Ok(Session::new(rom, plugins, config)?)
+    let mut session = Session::new(rom, plugins.build()?, config)?;
+    session.set_control(match game.ai {
+        Switch::On => Control::Plugins,
+        Switch::Off => Control::Manual,
+    });
+    Ok(session)
 }
 
 fn report_messages(session: &mut Session) {

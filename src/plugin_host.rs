@@ -156,6 +156,26 @@ impl PluginHost {
         }
     }
 
+    /// Tells every active plug-in whether its buttons reach the console; returns how many
+    /// plug-ins are active.
+    pub fn set_in_control(&mut self, in_control: bool) -> usize {
+        let mut active = 0;
+        for index in 0..self.slots.len() {
+            let slot = &mut self.slots[index];
+            if !slot.is_active() {
+                continue;
+            }
+            active += 1;
+            if !in_control {
+                slot.buttons = Buttons::NONE;
+            }
+            if let Err(panic) = guarded(|| slot.plugin.set_in_control(in_control)) {
+                self.disable(Some(index), &panic);
+            }
+        }
+        active
+    }
+
     /// Sets an option on every active plug-in that knows it; `Err` when none accepted it.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         let mut refusals = Vec::new();

@@ -170,8 +170,11 @@ impl Session {
         self.control
     }
 
-    pub fn set_control(&mut self, control: Control) {
+    /// Hands controller 1 to the plug-ins or to the person, and tells the plug-ins; returns
+    /// how many plug-ins are active (0: nobody can take over from the person).
+    pub fn set_control(&mut self, control: Control) -> usize {
         self.control = control;
+        self.plugins.set_in_control(control == Control::Plugins)
     }
 
     /// The buttons a person holds, used while control is manual.

@@ -129,10 +129,17 @@ fn compose_at_frame() -> Canvas {
         &snapshot,
         &changes,
         &ui,
-        &input::help_rows(),
+        &input::help_rows(&hosted_plugin_keys()),
         now,
     );
     canvas
+}
+
+/// The window keys of the plug-in the binary hosts, as the window builds them.
+fn hosted_plugin_keys() -> Vec<input::PluginKey> {
+    use jewelbot_plugin::Plugin;
+    let plugin = magic_jewelry::plugin::MagicJewelryPlugin::default();
+    input::plugin_keys(&plugin.options())
 }
 
 fn updating() -> bool {
@@ -208,7 +215,7 @@ fn the_composition_shows_game_overlay_and_panel() {
 #[test]
 fn the_key_table_in_docs_is_current() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/keys.md");
-    let table = input::keys_markdown();
+    let table = input::keys_markdown(&hosted_plugin_keys());
     if updating() {
         std::fs::write(&path, &table).expect("write docs/keys.md");
         return;

@@ -37,6 +37,8 @@ pub struct App {
     pacer: Pacer,
     ui: Ui,
     help: Vec<(String, String)>,
+    /// Letter keys that step plug-in options.
+    plugin_keys: Vec<input::PluginKey>,
     changes: Changes,
     canvas: Canvas,
     window: Option<Arc<Window>>,
@@ -71,7 +73,8 @@ impl App {
             input: Input::new(),
             pacer: Pacer::new(Speed::RealTime),
             ui,
-            help: input::help_rows(),
+            help: Vec::new(),
+            plugin_keys: Vec::new(),
             changes: Changes::new(),
             canvas: Canvas::default(),
             window: None,
@@ -89,10 +92,18 @@ impl App {
             options,
         };
         app.report_plugin_messages();
+        let options: Vec<_> = app
+            .session
+            .plugins()
+            .options()
+            .into_iter()
+            .flat_map(|(_, options)| options)
+            .collect();
+        app.plugin_keys = input::plugin_keys(&options);
+        app.help = input::help_rows(&app.plugin_keys);
         if app.options.ai {
             app.give_control_to_ai();
         } else {
-            let _ = app.session.plugins_mut().set_option("ai", "off");
             app.session.set_control(Control::Manual);
         }
         app
@@ -127,15 +138,34 @@ impl App {
     }
 
     fn give_control_to_ai(&mut self) {
-        match self.session.plugins_mut().set_option("ai", "on") {
-            Ok(()) => {
-                self.session.set_control(Control::Plugins);
-                self.say("the AI plays (Space takes control)");
-            }
-            Err(reason) => {
-                self.session.set_control(Control::Manual);
-                self.say(format!("you play: the AI cannot take over ({reason})"));
-            }
+        if self.session.set_control(Control::Plugins) > 0 {
+            self.say("the AI plays (Space takes control)");
+        } else {
+            self.session.set_control(Control::Manual);
+            self.say("you play: no plug-in runs on this ROM");
+        }
+    }
+
+    /// Steps the plug-in option bound to `letter` to its next value.
+    fn step_plugin_option(&mut self, letter: char) {
+        let Some(key) = self.plugin_keys.iter().find(|k| k.letter == letter) else {
+            return;
+        };
+        let name = key.option.clone();
+        let option = self
+            .session
+            .plugins()
+            .options()
+            .into_iter()
+            .flat_map(|(_, options)| options)
+            .find(|o| o.name == name);
+        let Some(next) = option.as_ref().and_then(|o| o.next_choice()) else {
+            return;
+        };
+        let next = next.to_owned();
+        match self.session.plugins_mut().set_option(&name, &next) {
+            Ok(()) => self.say(format!("{name}: {next}")),
+            Err(reason) => self.say(format!("cannot change {name}: {reason}")),
         }
     }
 
@@ -266,27 +296,13 @@ impl App {
             Action::Help => self.ui.help = !self.ui.help,
             Action::ToggleAi => {
                 if self.session.control() == Control::Plugins {
-                    let _ = self.session.plugins_mut().set_option("ai", "off");
                     self.session.set_control(Control::Manual);
                     self.say("you play (Space gives control to the AI)");
                 } else {
                     self.give_control_to_ai();
                 }
             }
-            Action::ToggleMode => match self.session.plugins_mut().set_option("mode", "toggle") {
-                Ok(()) => {
-                    let mode = self
-                        .session
-                        .plugins()
-                        .options()
-                        .into_iter()
-                        .flat_map(|(_, options)| options)
-                        .find(|o| o.name == "mode")
-                        .map_or_else(|| "changed".to_owned(), |o| o.value);
-                    self.say(format!("AI mode: {mode}"));
-                }
-                Err(reason) => self.say(format!("cannot change the AI mode: {reason}")),
-            },
+            Action::PluginOption(letter) => self.step_plugin_option(letter),
             Action::CycleSpeed => {
                 self.pacer.set_speed(self.pacer.speed().next());
                 let speed = match self.pacer.speed() {
@@ -474,7 +490,11 @@ impl App {
         };
         let pressed = event.state == ElementState::Pressed;
         if pressed {
-            if let Some(action) = input::action_for(code, self.modifiers) {
+            let plugin_key = input::letter(code)
+                .filter(|_| self.modifiers.is_empty())
+                .filter(|l| self.plugin_keys.iter().any(|k| k.letter == *l))
+                .map(Action::PluginOption);
+            if let Some(action) = input::action_for(code, self.modifiers).or(plugin_key) {
                 let repeats = matches!(
                     action,
                     Action::FrameAdvance | Action::HexUp | Action::HexDown

@@ -10,7 +10,8 @@ use winit::keyboard::{KeyCode, ModifiersState};
 pub enum Action {
     Help,
     ToggleAi,
-    ToggleMode,
+    /// Step a plug-in option to its next value (the option's declared letter key).
+    PluginOption(char),
     CycleSpeed,
     Pause,
     FrameAdvance,
@@ -97,12 +98,6 @@ pub const BINDINGS: &[Binding] = &[
         keys: "Space",
         action: Action::ToggleAi,
         what: "hand control to the AI / take it back",
-    },
-    Binding {
-        chords: &[key(KeyCode::KeyF)],
-        keys: "F",
-        action: Action::ToggleMode,
-        what: "AI mode: normal / fast",
     },
     Binding {
         chords: &[key(KeyCode::Tab)],
@@ -273,6 +268,77 @@ pub fn action_for(key: KeyCode, mods: ModifiersState) -> Option<Action> {
     None
 }
 
+/// The letter of a letter key (`KeyCode::KeyF` is `F`).
+pub fn letter(key: KeyCode) -> Option<char> {
+    const LETTERS: [(KeyCode, char); 26] = [
+        (KeyCode::KeyA, 'A'),
+        (KeyCode::KeyB, 'B'),
+        (KeyCode::KeyC, 'C'),
+        (KeyCode::KeyD, 'D'),
+        (KeyCode::KeyE, 'E'),
+        (KeyCode::KeyF, 'F'),
+        (KeyCode::KeyG, 'G'),
+        (KeyCode::KeyH, 'H'),
+        (KeyCode::KeyI, 'I'),
+        (KeyCode::KeyJ, 'J'),
+        (KeyCode::KeyK, 'K'),
+        (KeyCode::KeyL, 'L'),
+        (KeyCode::KeyM, 'M'),
+        (KeyCode::KeyN, 'N'),
+        (KeyCode::KeyO, 'O'),
+        (KeyCode::KeyP, 'P'),
+        (KeyCode::KeyQ, 'Q'),
+        (KeyCode::KeyR, 'R'),
+        (KeyCode::KeyS, 'S'),
+        (KeyCode::KeyT, 'T'),
+        (KeyCode::KeyU, 'U'),
+        (KeyCode::KeyV, 'V'),
+        (KeyCode::KeyW, 'W'),
+        (KeyCode::KeyX, 'X'),
+        (KeyCode::KeyY, 'Y'),
+        (KeyCode::KeyZ, 'Z'),
+    ];
+    LETTERS.iter().find(|(k, _)| *k == key).map(|(_, c)| *c)
+}
+
+/// A plug-in option the window steps with a letter key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PluginKey {
+    pub letter: char,
+    /// The option's name.
+    pub option: String,
+    /// What it does, for the help.
+    pub what: String,
+}
+
+/// The letter keys the plug-ins' options declare, leaving out any the window or the game
+/// already uses.
+pub fn plugin_keys(options: &[jewelbot_plugin::PluginOption]) -> Vec<PluginKey> {
+    let taken = |letter: char| {
+        let plain = |chord: &Chord| !chord.ctrl && !chord.shift && !chord.alt;
+        BINDINGS
+            .iter()
+            .flat_map(|b| b.chords)
+            .any(|chord| plain(chord) && self::letter(chord.key) == Some(letter))
+            || GAME_KEYS
+                .iter()
+                .any(|(key, _, _)| self::letter(*key) == Some(letter))
+    };
+    let mut keys: Vec<PluginKey> = Vec::new();
+    for option in options {
+        let Some(letter) = option.key else { continue };
+        if option.choices.is_empty() || taken(letter) || keys.iter().any(|k| k.letter == letter) {
+            continue;
+        }
+        keys.push(PluginKey {
+            letter,
+            option: option.name.clone(),
+            what: format!("{}: {}", option.name, option.choices.join(" / ")),
+        });
+    }
+    keys
+}
+
 /// The NES button `key` presses, if any.
 pub fn game_button(key: KeyCode) -> Option<Buttons> {
     GAME_KEYS
@@ -367,7 +433,7 @@ fn stick_buttons(x: f32, y: f32) -> Buttons {
 }
 
 /// Rows of (keys, what they do) for the on-screen help.
-pub fn help_rows() -> Vec<(String, String)> {
+pub fn help_rows(plugin_keys: &[PluginKey]) -> Vec<(String, String)> {
     let game: Vec<String> = GAME_KEYS
         .iter()
         .filter(|(k, _, _)| {
@@ -387,6 +453,11 @@ pub fn help_rows() -> Vec<(String, String)> {
             .iter()
             .map(|b| (b.keys.to_owned(), b.what.to_owned())),
     );
+    rows.extend(
+        plugin_keys
+            .iter()
+            .map(|k| (k.letter.to_string(), k.what.clone())),
+    );
     rows.push((
         "Pad North".to_owned(),
         "hand control to the AI / take it back".to_owned(),
@@ -394,8 +465,8 @@ pub fn help_rows() -> Vec<(String, String)> {
     rows
 }
 
-/// The key table for `docs/keys.md`.
-pub fn keys_markdown() -> String {
+/// The key table for `docs/keys.md`, with the keys of the plug-ins it is given.
+pub fn keys_markdown(plugin_keys: &[PluginKey]) -> String {
     let mut out = String::from(
         "# jewelbot keys\n\n\
          The window's keys and gamepad buttons. Press F1 or H in the window to see them there.\n\
@@ -413,6 +484,12 @@ pub fn keys_markdown() -> String {
             b.keys.replace('|', "\\|"),
             b.what
         ));
+    }
+    if !plugin_keys.is_empty() {
+        out.push_str("\n## Plug-in options\n\n| key | steps |\n|---|---|\n");
+        for key in plugin_keys {
+            out.push_str(&format!("| {} | {} |\n", key.letter, key.what));
+        }
     }
     out.push_str("\n## Gamepad\n\n| button | does |\n|---|---|\n");
     for (_, button, name) in GAMEPAD_BUTTONS {

@@ -12,71 +12,99 @@ use jewelbot_plugin::{
     Buttons, Field, FrameContext, Inspection, Panel, Plugin, PluginOption, Ram, RomIdentity, Stat,
     StatValue,
 };
+use std::path::PathBuf;
+
+/// The strategy the player uses unless told otherwise.
+pub const DEFAULT_STRATEGY: &str = "deep";
+/// The `weights` option's value for the built-in evaluation.
+pub const BUILT_IN: &str = "built-in";
 
 /// Magic Jewelry plug-in.
 pub struct MagicJewelryPlugin {
     identification: Option<Identification>,
-    ai_enabled: bool,
-    player: Player,
-    evaluation: AnyEvaluator,
+    /// Its buttons reach the console.
+    in_control: bool,
+    mode: Mode,
+    strategy: String,
+    /// The evaluation file given (`None`: the built-in evaluation) and what it holds.
+    weights: Option<(PathBuf, AnyEvaluator)>,
+    /// Built when a game is attached, from the settings above.
+    player: Option<Player>,
     tracker: Tracker,
+}
+
+impl Default for MagicJewelryPlugin {
+    /// In control, normal mode, the default strategy and evaluation.
+    fn default() -> Self {
+        Self {
+            identification: None,
+            in_control: true,
+            mode: Mode::Normal,
+            strategy: DEFAULT_STRATEGY.to_owned(),
+            weights: None,
+            player: None,
+            tracker: Tracker::default(),
+        }
+    }
 }
 
 impl MagicJewelryPlugin {
     pub const NAME: &'static str = "magic-jewelry";
 
-    /// A plug-in whose AI uses `strategy` (see [`engine::STRATEGY_NAMES`]) scoring boards
-    /// with `evaluation`.
-    pub fn new(
-        ai_enabled: bool,
-        mode: Mode,
-        strategy: &str,
-        evaluation: AnyEvaluator,
-    ) -> Result<Self, String> {
-        let player = Player::with_strategy_name(strategy, &evaluation, mode)?;
-        Ok(Self {
-            identification: None,
-            ai_enabled,
-            player,
-            evaluation,
-            tracker: Tracker::default(),
-        })
-    }
-
     pub fn mode(&self) -> Mode {
-        self.player.mode()
+        self.mode
     }
 
     pub fn tracker(&self) -> &Tracker {
         &self.tracker
     }
 
-    pub fn player(&self) -> &Player {
-        &self.player
+    /// The player, once a game is attached.
+    pub fn player(&self) -> Option<&Player> {
+        self.player.as_ref()
+    }
+
+    fn evaluator(&self) -> AnyEvaluator {
+        self.weights
+            .as_ref()
+            .map_or_else(AnyEvaluator::default, |(_, e)| e.clone())
+    }
+
+    /// The player for the current settings (built on first use: the learned value is decoded
+    /// only when a game needs it).
+    fn player_mut(&mut self) -> Result<&mut Player, String> {
+        if self.player.is_none() {
+            let player = Player::with_strategy_name(&self.strategy, &self.evaluator(), self.mode)?;
+            self.player = Some(player);
+        }
+        self.player.as_mut().ok_or_else(|| "no player".to_owned())
     }
 
     fn show_status(&self, ctx: &mut FrameContext<'_>, view: &GameView) {
+        let Some(player) = &self.player else {
+            return;
+        };
         let stats = self.tracker.stats();
-        let player = self.player.stats();
-        let mean_us = if player.decisions > 0 {
-            player.decision_time.as_secs_f64() * 1e6 / player.decisions as f64
+        let work = player.stats();
+        let mean_us = if work.decisions > 0 {
+            work.decision_time.as_secs_f64() * 1e6 / work.decisions as f64
         } else {
             0.0
         };
-        let plan = self.player.plan().filter(|_| self.ai_enabled);
+        let plan = player.plan().filter(|_| self.in_control);
         let status = ctx.status();
         status.lines = vec![
             format!(
                 "AI {} {} {} | {}",
-                if self.ai_enabled { "on" } else { "off" },
-                self.player.strategy_name(),
-                self.player.mode(),
+                if self.in_control { "on" } else { "off" },
+                player.strategy_name(),
+                player.mode(),
                 view.phase
             ),
             format!(
                 "decision {:.0} us mean, {} us max",
                 mean_us,
-                player.max_decision_time.as_micros()
+                work.max_decision_time.as_micros()
             ),
             format!(
                 "columns {} jewels {} game overs {}",
@@ -98,16 +126,16 @@ impl Plugin for MagicJewelryPlugin {
     fn attach(&mut self, rom: &RomIdentity<'_>) -> Result<String, String> {
         let identification = dumps::identify(rom.prg_chr_crc32, rom.file_sha1, rom.prg);
         self.identification = Some(identification);
-        if identification.is_playable() {
-            Ok(identification.describe())
-        } else {
-            Err(format!(
+        if !identification.is_playable() {
+            return Err(format!(
                 "{} is {} (CRC32 of PRG+CHR {:08X}); see roms-readme.md",
                 rom.name,
                 identification.describe(),
                 rom.prg_chr_crc32
-            ))
+            ));
         }
+        self.player_mut()?;
+        Ok(identification.describe())
     }
 
     fn on_frame(&mut self, ctx: &mut FrameContext<'_>) {
@@ -116,7 +144,9 @@ impl Plugin for MagicJewelryPlugin {
             Err(inconsistent) => {
                 // Garbage in RAM: trust nothing, press nothing, say why.
                 self.tracker.note_inconsistent();
-                self.player.forget();
+                if let Some(player) = &mut self.player {
+                    player.forget();
+                }
                 ctx.set_buttons(Buttons::NONE);
                 let status = ctx.status();
                 status.lines = vec![inconsistent.to_string()];
@@ -125,10 +155,10 @@ impl Plugin for MagicJewelryPlugin {
             }
         };
         let events = self.tracker.observe(&view);
-        let buttons = if self.ai_enabled {
-            self.player.on_frame(&view, events)
-        } else {
-            Buttons::NONE
+        let in_control = self.in_control;
+        let buttons = match self.player_mut() {
+            Ok(player) if in_control => player.on_frame(&view, events),
+            _ => Buttons::NONE,
         };
         ctx.set_buttons(buttons);
         self.show_status(ctx, &view);
@@ -136,50 +166,74 @@ impl Plugin for MagicJewelryPlugin {
 
     fn on_reset(&mut self) {
         self.tracker.forget();
-        self.player.forget();
+        if let Some(player) = &mut self.player {
+            player.forget();
+        }
+    }
+
+    fn set_in_control(&mut self, in_control: bool) {
+        self.in_control = in_control;
+        if let Some(player) = &mut self.player {
+            player.forget();
+        }
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        match (name, value) {
-            ("ai", "on") => self.ai_enabled = true,
-            ("ai", "off") => self.ai_enabled = false,
-            ("ai", "toggle") => self.ai_enabled = !self.ai_enabled,
-            ("mode", "toggle") => self.player.set_mode(self.player.mode().toggled()),
-            ("mode", value) => self.player.set_mode(value.parse()?),
-            ("strategy", name) => {
-                let mode = self.player.mode();
-                self.player = Player::with_strategy_name(name, &self.evaluation, mode)?;
+        match name {
+            "mode" => {
+                self.mode = value.parse()?;
+                if let Some(player) = &mut self.player {
+                    player.set_mode(self.mode);
+                }
             }
-            ("ai", other) => return Err(format!("ai takes on, off or toggle, not `{other}`")),
-            (other, _) => return Err(format!("{} has no option `{other}`", Self::NAME)),
+            "strategy" => {
+                let player = Player::with_strategy_name(value, &self.evaluator(), self.mode)?;
+                value.clone_into(&mut self.strategy);
+                self.player = Some(player);
+            }
+            "weights" => {
+                self.weights = match value {
+                    "" | BUILT_IN => None,
+                    path => {
+                        let path = PathBuf::from(path);
+                        let (evaluator, _) =
+                            engine::load_evaluator(&path).map_err(|e| e.to_string())?;
+                        Some((path, evaluator))
+                    }
+                };
+                let player =
+                    Player::with_strategy_name(&self.strategy, &self.evaluator(), self.mode)?;
+                self.player = Some(player);
+            }
+            other => return Err(format!("{} has no option `{other}`", Self::NAME)),
         }
         Ok(())
     }
 
     fn options(&self) -> Vec<PluginOption> {
         vec![
-            PluginOption {
-                name: "ai".into(),
-                value: if self.ai_enabled { "on" } else { "off" }.into(),
-                choices: vec!["on".into(), "off".into(), "toggle".into()],
-            },
-            PluginOption {
-                name: "mode".into(),
-                value: self.player.mode().to_string(),
-                choices: Mode::NAMES
-                    .iter()
-                    .map(|s| (*s).to_owned())
-                    .chain(["toggle".to_owned()])
-                    .collect(),
-            },
-            PluginOption {
-                name: "strategy".into(),
-                value: self.player.strategy_name().into(),
-                choices: engine::STRATEGY_NAMES
-                    .iter()
-                    .map(|s| (*s).to_owned())
-                    .collect(),
-            },
+            PluginOption::choice(
+                "mode",
+                "How the AI presses buttons: normal (watchable) or fast",
+                &self.mode.to_string(),
+                &Mode::NAMES,
+            )
+            .with_key('F'),
+            PluginOption::text(
+                "strategy",
+                "Search strategy: simple, smart, deep, or deep:CANDIDATES:SAMPLES[:PER_FIRST]",
+                &self.strategy,
+                "NAME",
+            ),
+            PluginOption::text(
+                "weights",
+                "Evaluation file: weights as JSON or a learned value file",
+                &self
+                    .weights
+                    .as_ref()
+                    .map_or_else(|| BUILT_IN.to_owned(), |(p, _)| p.display().to_string()),
+                "FILE",
+            ),
         ]
     }
 
@@ -206,30 +260,28 @@ impl Plugin for MagicJewelryPlugin {
                 StatValue::Int(stats.game_overs as i64),
             ),
         ];
-        let player = self.player.stats();
+        let work = self.player.as_ref().map(Player::stats).unwrap_or_default();
         out.push(Stat::new(
             "decisions",
             "decisions",
-            StatValue::Int(player.decisions as i64),
+            StatValue::Int(work.decisions as i64),
         ));
-        if player.decisions > 0 {
+        if work.decisions > 0 {
             out.push(Stat::new(
                 "mean_decision_us",
                 "mean decision time (us)",
-                StatValue::Float(
-                    player.decision_time.as_secs_f64() * 1e6 / player.decisions as f64,
-                ),
+                StatValue::Float(work.decision_time.as_secs_f64() * 1e6 / work.decisions as f64),
             ));
         }
         out.push(Stat::new(
             "replans",
             "re-plans",
-            StatValue::Int(player.replans as i64),
+            StatValue::Int(work.replans as i64),
         ));
         out.push(Stat::new(
             "missed_presses",
             "presses that did not take effect",
-            StatValue::Int(player.missed_presses as i64),
+            StatValue::Int(work.missed_presses as i64),
         ));
         if let Some(view) = self.tracker.previous() {
             out.push(Stat::new(

@@ -19,13 +19,20 @@ pub trait Plugin: Send {
     /// be stale.
     fn on_reset(&mut self) {}
 
-    /// Changes a setting by name (e.g. `mode` = `fast`); `Err` explains a refusal.
+    /// Tells the plug-in whether its buttons reach the console (the person may take the
+    /// controller). A plug-in out of control should plan nothing and press nothing.
+    fn set_in_control(&mut self, in_control: bool) {
+        let _ = in_control;
+    }
+
+    /// Changes one of the settings [`Plugin::options`] declares; `Err` explains a refusal.
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         let _ = value;
         Err(format!("{} has no option `{name}`", self.name()))
     }
 
-    /// The settings this plug-in understands, with their current values.
+    /// The settings this plug-in understands, with their help and current values. The host
+    /// builds its command-line flags and window keys from them, so it needs no plug-in's words.
     fn options(&self) -> Vec<PluginOption> {
         Vec::new()
     }
@@ -42,13 +49,63 @@ pub trait Plugin: Send {
     }
 }
 
-/// One setting of a plug-in.
+/// One setting of a plug-in, as the host offers it on the command line (`--NAME VALUE`) and
+/// in the window.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PluginOption {
+    /// The setting's name, also the command-line flag (`mode` gives `--mode`).
     pub name: String,
+    /// One line of help.
+    pub help: String,
+    /// The current value.
     pub value: String,
-    /// The values it accepts, for help text.
+    /// The values it accepts; empty when any text is accepted (a file, a name with
+    /// parameters).
     pub choices: Vec<String>,
+    /// How the value is shown in help (`FILE`, `NAME`).
+    pub value_name: String,
+    /// A letter key of the window that steps through [`PluginOption::choices`].
+    pub key: Option<char>,
+}
+
+impl PluginOption {
+    /// An option with a fixed list of values.
+    pub fn choice(name: &str, help: &str, value: &str, choices: &[&str]) -> Self {
+        Self {
+            name: name.to_owned(),
+            help: help.to_owned(),
+            value: value.to_owned(),
+            choices: choices.iter().map(|&c| c.to_owned()).collect(),
+            value_name: name.to_uppercase(),
+            key: None,
+        }
+    }
+
+    /// An option that takes any text, shown in help as `value_name`.
+    pub fn text(name: &str, help: &str, value: &str, value_name: &str) -> Self {
+        Self {
+            name: name.to_owned(),
+            help: help.to_owned(),
+            value: value.to_owned(),
+            choices: Vec::new(),
+            value_name: value_name.to_owned(),
+            key: None,
+        }
+    }
+
+    /// The same option, stepped through by a letter key in the window.
+    #[must_use]
+    pub fn with_key(mut self, key: char) -> Self {
+        self.key = Some(key.to_ascii_uppercase());
+        self
+    }
+
+    /// The choice after the current one, wrapping around (for the window's key).
+    pub fn next_choice(&self) -> Option<&str> {
+        let at = self.choices.iter().position(|c| *c == self.value);
+        let next = at.map_or(0, |i| (i + 1) % self.choices.len().max(1));
+        self.choices.get(next).map(String::as_str)
+    }
 }
 
 /// A named statistic.
