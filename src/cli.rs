@@ -39,6 +39,9 @@ pub enum Command {
     Train(magic_jewelry_lab::train::Args),
     /// Learn a board value by temporal-difference learning while playing.
     Learn(magic_jewelry_lab::learn::Args),
+    /// Print the behaviour signature: the default player on a fixed seed, boards scored and
+    /// mean jewels.
+    Bench(magic_jewelry_lab::bench::Args),
 }
 
 /// Which ROM, and whether the plug-ins hold the controller. The plug-ins' own settings are

@@ -89,15 +89,18 @@ fn run(cli: Cli, plugins: &Plugins) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Ram(args)) => ram(&args, plugins),
         Some(Command::RomInfo(args)) => rom_info(&args.path),
-        Some(Command::Sim(args)) => magic_jewelry_lab::sim::run(args).map(|()| ExitCode::SUCCESS),
+        Some(Command::Sim(args)) => magic_jewelry_lab::sim::run(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::Compare(args)) => {
-            magic_jewelry_lab::compare::run(args).map(|()| ExitCode::SUCCESS)
+            magic_jewelry_lab::compare::run(&args).map(|()| ExitCode::SUCCESS)
         }
         Some(Command::Train(args)) => {
-            magic_jewelry_lab::train::run(args).map(|()| ExitCode::SUCCESS)
+            magic_jewelry_lab::train::run(&args).map(|()| ExitCode::SUCCESS)
         }
         Some(Command::Learn(args)) => {
-            magic_jewelry_lab::learn::run(args).map(|()| ExitCode::SUCCESS)
+            magic_jewelry_lab::learn::run(&args).map(|()| ExitCode::SUCCESS)
+        }
+        Some(Command::Bench(args)) => {
+            magic_jewelry_lab::bench::run_bench(&args).map(|()| ExitCode::SUCCESS)
         }
         Some(Command::Conform(args)) => conform(args.rom.as_deref()),
     }

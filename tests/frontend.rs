@@ -25,7 +25,7 @@ const HEIGHT: usize = 720;
 struct Overlay;
 
 impl Plugin for Overlay {
-    fn name(&self) -> &str {
+    fn name(&self) -> &'static str {
         "overlay-test"
     }
     fn attach(&mut self, _: &RomIdentity<'_>) -> Result<String, String> {
@@ -85,7 +85,7 @@ impl Plugin for Overlay {
 struct Declines;
 
 impl Plugin for Declines {
-    fn name(&self) -> &str {
+    fn name(&self) -> &'static str {
         "declines"
     }
     fn attach(&mut self, _: &RomIdentity<'_>) -> Result<String, String> {

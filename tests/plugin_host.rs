@@ -19,7 +19,7 @@ struct Presser {
 }
 
 impl Plugin for Presser {
-    fn name(&self) -> &str {
+    fn name(&self) -> &'static str {
         "presser"
     }
     fn attach(&mut self, rom: &RomIdentity<'_>) -> Result<String, String> {
@@ -51,7 +51,7 @@ impl Plugin for Presser {
 struct Crasher(u32);
 
 impl Plugin for Crasher {
-    fn name(&self) -> &str {
+    fn name(&self) -> &'static str {
         "crasher"
     }
     fn attach(&mut self, _: &RomIdentity<'_>) -> Result<String, String> {
@@ -69,7 +69,7 @@ impl Plugin for Crasher {
 struct Picky;
 
 impl Plugin for Picky {
-    fn name(&self) -> &str {
+    fn name(&self) -> &'static str {
         "picky"
     }
     fn attach(&mut self, _: &RomIdentity<'_>) -> Result<String, String> {

@@ -101,7 +101,7 @@ fn wrong_magic() {
 #[test]
 fn unsupported_mapper() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let rom = common::ines(&[0xEA; 0x8000], &[0; 0x2000], 216);
+    let rom = common::ines(&vec![0xEA; 0x8000], &vec![0; 0x2000], 216);
     let path = write(dir.path(), "mj2.nes", &rom);
     let (code, _, stderr) = jewelbot(&[
         "run",

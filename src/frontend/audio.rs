@@ -139,12 +139,11 @@ where
             move |out: &mut [T], _: &cpal::OutputCallbackInfo| {
                 let muted = shared.muted.load(Ordering::Relaxed);
                 for frame in out.chunks_mut(channels) {
-                    match shared.ring.pop() {
-                        Some(sample) => held = sample,
-                        None => {
-                            held *= UNDERRUN_DECAY;
-                            shared.starved.store(true, Ordering::Relaxed);
-                        }
+                    if let Some(sample) = shared.ring.pop() {
+                        held = sample;
+                    } else {
+                        held *= UNDERRUN_DECAY;
+                        shared.starved.store(true, Ordering::Relaxed);
                     }
                     let value = T::from_sample(if muted { 0.0 } else { held });
                     frame.fill(value);

@@ -179,7 +179,7 @@ pub fn layout(width: usize, height: usize, ui: &Ui) -> Layout {
         0
     };
     let avail = width - panel_w;
-    let scale = (1..)
+    let scale = (1..=SCREEN_HEIGHT)
         .take_while(|&s| game_width(s, ui.aspect) <= avail && SCREEN_HEIGHT * s <= height)
         .last()
         .unwrap_or(1);

@@ -15,7 +15,7 @@ impl Ring {
     /// A ring holding up to `capacity` samples.
     pub fn new(capacity: usize) -> Self {
         Self {
-            slots: (0..capacity + 1).map(|_| AtomicU32::new(0)).collect(),
+            slots: (0..=capacity).map(|_| AtomicU32::new(0)).collect(),
             head: AtomicUsize::new(0),
             tail: AtomicUsize::new(0),
         }

@@ -29,9 +29,9 @@ mod tests {
     #[test]
     fn slots_are_per_rom_and_never_the_rom_itself() {
         let dir = Path::new("/tmp/states");
-        let a = slot_path(dir, "roms/Magic Jewelry.nes", 0xA189843D, 1);
+        let a = slot_path(dir, "roms/Magic Jewelry.nes", 0xA189_843D, 1);
         assert_eq!(a, dir.join("Magic_Jewelry-a189843d.slot1.state"));
-        assert_ne!(a, slot_path(dir, "roms/Magic Jewelry.nes", 0xA189843D, 2));
+        assert_ne!(a, slot_path(dir, "roms/Magic Jewelry.nes", 0xA189_843D, 2));
         assert_ne!(a, slot_path(dir, "roms/Magic Jewelry.nes", 1, 1));
         assert_eq!(
             state_dir(Some(Path::new("/x"))).as_deref(),

@@ -46,13 +46,13 @@ fn lock_and_resolve(c: &mut Criterion) {
         b.iter(|| {
             let mut board = black_box(mid);
             lock(&mut board, Column::new(1, 1, 2), 5)
-        })
+        });
     });
     c.bench_function("lock/two_step_chain", |b| {
         b.iter(|| {
             let mut board = black_box(chain);
             lock(&mut board, Column::new(1, 2, 5), 4)
-        })
+        });
     });
 }
 
@@ -64,13 +64,13 @@ fn evaluation(c: &mut Criterion) {
     let learned = ValueNetwork::zeroed();
     for (name, board) in boards() {
         c.bench_function(&format!("evaluate/published/{name}"), |b| {
-            b.iter(|| published.score(black_box(&board)))
+            b.iter(|| published.score(black_box(&board)));
         });
         c.bench_function(&format!("evaluate/trained/{name}"), |b| {
-            b.iter(|| trained.score(black_box(&board)))
+            b.iter(|| trained.score(black_box(&board)));
         });
         c.bench_function(&format!("evaluate/learned/{name}"), |b| {
-            b.iter(|| Evaluator::score(&learned, black_box(&board)))
+            b.iter(|| Evaluator::score(&learned, black_box(&board)));
         });
     }
 }
@@ -85,7 +85,7 @@ fn placements(c: &mut Criterion) {
                         SpawnState::spawn(speed),
                         InputModel::FAST,
                     )
-                })
+                });
             });
         }
     }
@@ -103,7 +103,7 @@ fn bench_decisions(c: &mut Criterion, label: &str, strategy: &mut dyn Strategy) 
                     SpawnState::default(),
                     InputModel::FAST,
                 )
-            })
+            });
         });
     }
 }
@@ -145,7 +145,7 @@ fn simulator(c: &mut Criterion) {
                 |_| {},
             );
             stats.jewel_sum
-        })
+        });
     });
     let mut deep = strategy_by_name("deep", &Weights::trained()).expect("known strategy");
     deep.set_budget(None);
@@ -162,7 +162,7 @@ fn simulator(c: &mut Criterion) {
                 |_| {},
             );
             stats.jewel_sum
-        })
+        });
     });
     group.finish();
 }

@@ -255,7 +255,7 @@ fn beta_fraction(a: f64, b: f64, x: f64) -> f64 {
     d = 1.0 / d;
     let mut h = d;
     for m in 1..300 {
-        let m = m as f64;
+        let m = f64::from(m);
         let m2 = 2.0 * m;
         let aa = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
         d = 1.0 + aa * d;
@@ -280,8 +280,8 @@ fn beta_fraction(a: f64, b: f64, x: f64) -> f64 {
 }
 
 /// `compare`: run and print.
-pub fn run(args: Args) -> anyhow::Result<()> {
-    let c = compare(&args)?;
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let c = compare(args)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&c)?);
         return Ok(());

@@ -136,6 +136,8 @@ struct Pending {
 }
 
 impl Pending {
+    // It keeps the entries: taking them by value moves them once.
+    #[allow(clippy::large_types_passed_by_value)]
     fn new(active: Active) -> Self {
         Self {
             active,
@@ -202,7 +204,9 @@ fn advance(
             .collect();
     };
     let reward = f64::from(board.jewels()) - mean;
-    pending.iter_mut().for_each(|p| p.see(reward, gamma));
+    for p in pending.iter_mut() {
+        p.see(reward, gamma);
+    }
     // The board's entries serve both its value (the tail of the returns completed now) and
     // its own wait.
     let active = Active::of(board);
@@ -325,9 +329,9 @@ pub fn learn(
 }
 
 /// Runs `learn` from the command line: a line per report, the network saved at each.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut saved = Ok(());
-    learn(&args, |progress, network| {
+    learn(args, |progress, network| {
         println!(
             "{:>11} columns: mean {:.3} jewels, max {}, game overs {}, |error| {:.3}, {} entries set, {:.0} columns/s",
             progress.columns,

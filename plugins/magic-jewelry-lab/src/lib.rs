@@ -6,6 +6,7 @@
 //! The in-process plug-in (`magic-jewelry`) depends on none of this: command-line parsing,
 //! progress bars, plots and thread pools live here only.
 
+pub mod bench;
 pub mod compare;
 pub mod learn;
 pub mod plot;

@@ -50,7 +50,7 @@ fn fill_chart<DB: DrawingBackend>(
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(e)?;
     let p = report.stats.fill_probability();
-    let top = p.iter().cloned().fold(0.0, f64::max).max(1e-6) * 1.1;
+    let top = p.iter().copied().fold(0.0, f64::max).max(1e-6) * 1.1;
     let last = last_nonzero(&report.stats.fill).max(20) as f64 + 2.0;
     let mut chart = ChartBuilder::on(root)
         .margin(20)

@@ -75,7 +75,7 @@ pub fn play(
             since_clear = 0;
         }
         played += 1;
-        if played % 1024 == 0 {
+        if played.is_multiple_of(1024) {
             tick(1024);
         }
     });

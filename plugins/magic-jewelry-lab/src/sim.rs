@@ -124,7 +124,7 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
                 let mut stats = Stats::default();
                 let seed = mix_seed(args.seed, chunk);
                 play(strategy.as_mut(), seed, columns, config, &mut stats, |n| {
-                    bar.inc(n)
+                    bar.inc(n);
                 });
                 Ok(stats)
             })
@@ -233,8 +233,8 @@ pub fn write_outputs(report: &Report, dir: &std::path::Path) -> anyhow::Result<(
 }
 
 /// `sim`: simulate, print, and write the outputs.
-pub fn run(args: Args) -> anyhow::Result<()> {
-    let report = simulate(&args)?;
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let report = simulate(args)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

@@ -235,8 +235,8 @@ fn gaussian(rng: &mut ChaCha8Rng) -> f64 {
 }
 
 /// `train`: train and print the weights.
-pub fn run(args: Args) -> anyhow::Result<()> {
-    let w = train(&args)?;
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let w = train(args)?;
     println!("{}", w.to_json());
     println!("written to {}", args.out.display());
     Ok(())

@@ -229,7 +229,7 @@ impl GameView {
             y: column_y,
             jewels: current,
         };
-        let falling = (!title && clear_timer == 0 && column_drawn(&raw, &drawn)).then_some(drawn);
+        let falling = (!title && clear_timer == 0 && column_drawn(&raw, drawn)).then_some(drawn);
         let mut board = raw;
         if let Some(column) = falling {
             for (i, row) in (column.y as i8 - 2..=column.y as i8).enumerate() {
@@ -283,7 +283,7 @@ fn jewels_at(ram: &Ram, address: u16) -> Jewels {
 
 /// The game draws the falling column into the playfield: it is there when the three cells
 /// under (x, y-2..=y) hold the current colours.
-fn column_drawn(raw: &Grid, column: &FallingColumn) -> bool {
+fn column_drawn(raw: &Grid, column: FallingColumn) -> bool {
     (column.y as i8 - 2..=column.y as i8)
         .zip(column.jewels)
         .all(|(row, jewel)| raw.get(row, column.x as usize) == jewel)

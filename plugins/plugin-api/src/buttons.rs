@@ -6,14 +6,23 @@ use std::ops::{BitOr, BitOrAssign};
 pub struct Buttons(u8);
 
 impl Buttons {
+    /// No button.
     pub const NONE: Self = Self(0);
+    /// The A button.
     pub const A: Self = Self(0x01);
+    /// The B button.
     pub const B: Self = Self(0x02);
+    /// Select.
     pub const SELECT: Self = Self(0x04);
+    /// Start.
     pub const START: Self = Self(0x08);
+    /// Up on the D-pad.
     pub const UP: Self = Self(0x10);
+    /// Down on the D-pad.
     pub const DOWN: Self = Self(0x20);
+    /// Left on the D-pad.
     pub const LEFT: Self = Self(0x40);
+    /// Right on the D-pad.
     pub const RIGHT: Self = Self(0x80);
 
     /// Every button with its display name, in shift order.
@@ -28,14 +37,17 @@ impl Buttons {
         (Self::RIGHT, "Right"),
     ];
 
+    /// The buttons of a bit set (A is bit 0 … Right bit 7).
     pub const fn from_bits(bits: u8) -> Self {
         Self(bits)
     }
 
+    /// The bit set (A is bit 0 … Right bit 7).
     pub const fn bits(self) -> u8 {
         self.0
     }
 
+    /// True when no button is pressed.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
@@ -45,14 +57,17 @@ impl Buttons {
         self.0 & other.0 == other.0 && other.0 != 0
     }
 
+    /// Presses the buttons of `other` too.
     pub fn insert(&mut self, other: Self) {
         self.0 |= other.0;
     }
 
+    /// Releases the buttons of `other`.
     pub fn remove(&mut self, other: Self) {
         self.0 &= !other.0;
     }
 
+    /// Presses or releases the buttons of `other`.
     pub fn set(&mut self, other: Self, pressed: bool) {
         if pressed {
             self.insert(other);

@@ -7,6 +7,8 @@
 //!
 //! This crate has no dependencies so that plug-ins compile without the emulator.
 
+#![warn(missing_docs)]
+
 mod buttons;
 mod inspect;
 mod machine;

@@ -115,13 +115,18 @@ pub struct Stat {
     pub key: String,
     /// Human-readable label, e.g. `columns placed`.
     pub label: String,
+    /// The value.
     pub value: StatValue,
 }
 
+/// A statistic's value.
 #[derive(Debug, Clone, PartialEq)]
 pub enum StatValue {
+    /// A count.
     Int(i64),
+    /// A measurement.
     Float(f64),
+    /// Words.
     Text(String),
 }
 
@@ -136,6 +141,7 @@ impl std::fmt::Display for StatValue {
 }
 
 impl Stat {
+    /// A statistic with its key, label and value.
     pub fn new(key: &str, label: &str, value: StatValue) -> Self {
         Self {
             key: key.to_owned(),
@@ -200,6 +206,7 @@ impl<'a> FrameContext<'a> {
         *self.buttons
     }
 
+    /// Chooses the controller-1 buttons to hold during the next frame.
     pub fn set_buttons(&mut self, buttons: Buttons) {
         *self.buttons = buttons;
     }

@@ -3,9 +3,11 @@
 pub struct RomIdentity<'a> {
     /// File name (or built-in name) the ROM was loaded from.
     pub name: &'a str,
+    /// The iNES mapper number.
     pub mapper: u16,
     /// PRG ROM as loaded (after any normalisation of the header).
     pub prg: &'a [u8],
+    /// CHR ROM as loaded.
     pub chr: &'a [u8],
     /// CRC32 of the PRG and CHR data as found in the file, without header.
     pub prg_chr_crc32: u32,

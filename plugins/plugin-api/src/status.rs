@@ -11,6 +11,7 @@ pub struct Status {
 }
 
 impl Status {
+    /// Removes every line and mark.
     pub fn clear(&mut self) {
         self.lines.clear();
         self.marks.clear();
@@ -20,9 +21,14 @@ impl Status {
 /// An outlined rectangle over the picture.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mark {
+    /// Left edge.
     pub x: u16,
+    /// Top edge.
     pub y: u16,
+    /// Width in pixels.
     pub width: u16,
+    /// Height in pixels.
     pub height: u16,
+    /// Outline colour.
     pub color: Rgba,
 }

@@ -20,6 +20,7 @@ pub const TRACE_VERSION: &str = "v1";
 pub struct TraceError {
     /// 1-based line number of the fault (0 for the whole text).
     pub line: usize,
+    /// What is wrong.
     pub message: String,
 }
 
@@ -151,7 +152,9 @@ impl TraceFrame {
 /// A whole recording.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Trace {
+    /// The header line.
     pub header: TraceHeader,
+    /// Every frame from frame 1.
     pub frames: Vec<TraceFrame>,
 }
 

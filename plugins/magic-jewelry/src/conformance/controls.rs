@@ -83,17 +83,17 @@ pub fn gravity(d: &mut Driver<'_>) -> Check {
     for frame in 1..=3 * u32::from(speed) + 10 {
         d.step(Buttons::NONE)?;
         let (now_y, now_timer) = (d.column().y, d.byte(map::FALL_TIMER));
-        if now_y != y {
+        if now_y == y {
+            ensure!(
+                now_timer == timer.wrapping_add(1),
+                "the fall timer went from {timer} to {now_timer} on frame {frame} without a drop"
+            );
+        } else {
             ensure!(
                 now_y == y + 1,
                 "the column went from row {y} to row {now_y}"
             );
             drops.push(frame);
-        } else {
-            ensure!(
-                now_timer == timer.wrapping_add(1),
-                "the fall timer went from {timer} to {now_timer} on frame {frame} without a drop"
-            );
         }
         (y, timer) = (now_y, now_timer);
         if drops.len() == 3 {

@@ -31,7 +31,8 @@ impl fmt::Debug for Scenario {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Scenario")
             .field("name", &self.name)
-            .finish()
+            .field("about", &self.about)
+            .finish_non_exhaustive()
     }
 }
 

@@ -280,7 +280,7 @@ pub(crate) fn buried(board: &Board) -> u32 {
 
 /// The chance that a uniformly random column holds at least one of `colours` of the six.
 fn chance_of_any(colours: u32) -> f64 {
-    let miss = f64::from(COLOURS as u32 - colours.min(COLOURS as u32)) / f64::from(COLOURS);
+    let miss = f64::from(u32::from(COLOURS) - colours.min(u32::from(COLOURS))) / f64::from(COLOURS);
     1.0 - miss * miss * miss
 }
 
@@ -330,6 +330,7 @@ fn features_up_to(board: &Board, n: usize) -> [f64; FEATURE_COUNT] {
     {
         if std::arch::is_x86_feature_detected!("popcnt") {
             // SAFETY: the CPU supports popcnt, checked just above.
+            #[allow(unsafe_code)]
             return unsafe { features_popcnt(board, n) };
         }
     }
@@ -362,7 +363,7 @@ fn features_portable(board: &Board, n: usize) -> [f64; FEATURE_COUNT] {
         let over = (hx as i32 - DANGER_FROM).max(0);
         danger += over * over;
         if x + 1 < WIDTH {
-            bumpiness += (h[x] as i32 - h[x + 1] as i32).abs();
+            bumpiness += (i32::from(h[x]) - i32::from(h[x + 1])).abs();
         }
     }
     f[5] = f64::from(board.jewels()) / (WIDTH * VISIBLE_ROWS) as f64;

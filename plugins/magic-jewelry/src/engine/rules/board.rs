@@ -346,7 +346,7 @@ impl Board {
             return false;
         }
         (0..WIDTH).all(|x| {
-            let h = self.heights[x] as u32;
+            let h = u32::from(self.heights[x]);
             let column = ((occ >> (STRIDE as usize * x)) & 0xFFFF) as u32;
             h <= ROWS as u32
                 && column == (1u32 << h) - 1
@@ -361,7 +361,7 @@ fn compact(mut column: u16, gone: u16) -> u16 {
     let mut gaps = gone;
     while gaps != 0 {
         // Highest gap first so the positions of the lower gaps stay valid.
-        let p = 15 - gaps.leading_zeros();
+        let p = gaps.ilog2();
         let below = (1u16 << p) - 1;
         column = (column & below) | ((column >> 1) & !below);
         gaps &= below;

@@ -109,10 +109,11 @@ pub fn strategy_by_name(
     strategy_with(name, AnyEvaluator::from(weights))
 }
 
-/// [`strategy_by_name`] with any evaluation (weighted features or a learned value).
-pub fn strategy_with(
+/// [`strategy_by_name`] with any evaluator (weighted features, a learned value, or one of the
+/// lab's wrappers).
+pub fn strategy_with<E: Evaluator + Send + 'static>(
     name: &str,
-    evaluation: AnyEvaluator,
+    evaluation: E,
 ) -> Result<Box<dyn Strategy>, UnknownStrategy> {
     let unknown = || UnknownStrategy(name.to_string());
     match name {
@@ -139,8 +140,8 @@ pub fn strategy_with(
             };
             let config = DeepConfig {
                 candidates,
-                samples,
                 per_first,
+                samples,
                 ..DeepConfig::default()
             };
             Ok(Box::new(Deep::new(evaluation, config)))
