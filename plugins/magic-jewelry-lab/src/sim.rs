@@ -18,7 +18,7 @@ pub const CHUNK_COLUMNS: u64 = 250_000;
 /// Options of `sim`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
-    /// Strategy: simple, smart, deep or deep:K:S[:M] (S may be `all`; NAME@FILE to score with
+    /// Strategy: simple, smart, deep or `deep:K:S[:M]` (S may be `all`; NAME@FILE to score with
     /// the weights or learned value in FILE).
     #[arg(long, default_value = "smart")]
     pub ai: String,
