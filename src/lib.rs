@@ -1,4 +1,5 @@
-//! jewelbot: a NES emulator host with in-process AI plug-ins.
+//! jewelbot: a NES emulator host with in-process AI plug-ins. It knows nothing about any game:
+//! plug-ins come through the `jewelbot-plugin` API (`docs/architecture.md`).
 //!
 //! - [`cartridge`]: the built-in open cartridge.
 //! - [`rom`]: reading ROM files safely and normalising headers in memory.

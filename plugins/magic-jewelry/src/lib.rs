@@ -1,11 +1,15 @@
 //! Magic Jewelry, the Famicom port of Columns: everything the jewelbot plug-in knows about it.
+//! The game itself is specified in `docs/magic-jewelry.md`; how the pieces fit and what happens
+//! in a frame (RAM → view → tracker → player → search → timeline → injector → buttons) is in
+//! `docs/architecture.md`.
 //!
 //! - [`memory_map`] and [`game_view`]: where the game keeps its state in RAM and a typed,
 //!   validated view of it.
-//! - [`engine`]: the rules, reachable placements, evaluation and search strategies. It knows
-//!   nothing about the emulator.
+//! - [`engine`]: the rules, the evaluation and the search, in three layers. It knows nothing
+//!   about the emulator.
 //! - [`conformance`]: scripted scenarios that check a ROM behaves as the engine assumes.
 //! - [`dumps`]: which cartridges it plays.
+//! - [`screen`]: where the playfield is on the picture, for overlay marks.
 //! - [`play`]: turns decisions into button presses and follows the game frame by frame.
 //! - [`plugin`]: the jewelbot plug-in that ties it together.
 

@@ -4,6 +4,9 @@
 //! the picture, may queue RAM writes, chooses the controller-1 buttons for the next frame and
 //! publishes status lines and overlay marks for a frontend to draw. Scripted drivers that need
 //! to own the frame loop (conformance scenarios, tests) use the [`Machine`] trait instead.
+//! A plug-in declares its settings as [`PluginOption`]s, from which the host builds its
+//! command line and window keys. [`trace`] and [`script`] are the RAM recording and input
+//! script formats (`docs/traces.md`); `docs/architecture.md` shows where this crate sits.
 //!
 //! This crate has no dependencies so that plug-ins compile without the emulator.
 
