@@ -1,7 +1,10 @@
-//! A typed, validated view of Magic Jewelry's RAM.
+//! A typed, validated view of one frame of Magic Jewelry's RAM: which of the game's states it
+//! is in (`docs/magic-jewelry.md`, "States and how RAM shows them") and the board, columns and
+//! counters.
 //!
-//! Decoding never trusts RAM: any value outside what the game can hold makes the view
-//! inconsistent, and the caller decides what to do (the AI waits for a consistent frame).
+//! Decoding never trusts RAM. The title's logo animation and the game-over fill are screens the
+//! game draws in the playfield, not boards; anything no state of the game explains makes the
+//! view inconsistent, and the caller decides what to do (the AI waits for a consistent frame).
 
 pub use crate::engine::rules::board::cell_char;
 pub use crate::engine::{EMPTY, WILD};
@@ -93,6 +96,10 @@ pub struct FallingColumn {
     /// Row of the bottom jewel.
     pub y: u8,
     pub jewels: Jewels,
+    /// Drawn in playfield RAM (a falling wild column is erased every other 8 frames).
+    pub drawn: bool,
+    /// Resting on the stack or the floor ($58 set): it locks at the next expiry of its timer.
+    pub landed: bool,
 }
 
 impl FallingColumn {
@@ -101,28 +108,51 @@ impl FallingColumn {
     }
 }
 
-/// What the game is doing, as far as one frame of RAM tells.
+/// What the game is doing, as one frame of RAM tells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Phase {
-    /// No game running (fall speed not set up yet).
+    /// Power-on or a reset before the title shows, or a game being set up (no fall speed yet).
+    Setup,
+    /// The title screen; its playfield holds the logo animation.
     Title,
-    /// Between a lock and the next spawn: no column in the playfield.
-    WaitingForSpawn,
-    /// A column is in the playfield under the player's control.
+    /// A column falls and takes presses.
     Falling,
-    /// Jewels matched and the clear animation runs.
+    /// The frame ended halfway through drawing a new column at the spawn point (a lock and a
+    /// spawn in one frame): none, one or two of its jewels are drawn.
+    Spawning,
+    /// Between a lock that matched nothing and the next spawn.
+    BetweenColumns,
+    /// Matched jewels are being removed (the clear animation).
     Clearing,
-    /// The stack reached the hidden rows and no column is falling.
+    /// A wild column has been made; it spawns once the game's checksum is done.
+    WildPending,
+    /// A landed wild column is being resolved.
+    WildResolving,
+    /// Paused by Start.
+    Paused,
+    /// The game is over: the playfield fills with 7s, then the game waits for Start held.
     GameOver,
+}
+
+impl Phase {
+    /// True in the states of a game in progress, where the board is a board.
+    pub fn in_game(self) -> bool {
+        !matches!(self, Self::Setup | Self::Title | Self::GameOver)
+    }
 }
 
 impl fmt::Display for Phase {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
+            Self::Setup => "setup",
             Self::Title => "title",
-            Self::WaitingForSpawn => "waiting for spawn",
             Self::Falling => "column falling",
+            Self::Spawning => "column spawning",
+            Self::BetweenColumns => "between columns",
             Self::Clearing => "clearing",
+            Self::WildPending => "wild column pending",
+            Self::WildResolving => "wild column resolving",
+            Self::Paused => "paused",
             Self::GameOver => "game over",
         })
     }
@@ -131,23 +161,36 @@ impl fmt::Display for Phase {
 /// Everything the plug-in reads from one frame of RAM.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameView {
-    /// The playfield without the falling column.
+    pub phase: Phase,
+    /// The playfield without the falling column (on the title and game-over screens, what the
+    /// screen holds).
     pub board: Grid,
-    /// The falling column, when it is drawn in the playfield.
+    /// The falling column, when one is under control.
     pub falling: Option<FallingColumn>,
-    /// Colours of the current column (also set while it is not yet drawn).
+    /// Colours of the current column ($5C-$5E).
     pub current: Jewels,
     pub next: Jewels,
     pub column_x: u8,
     pub column_y: u8,
     pub fall_timer: u8,
+    /// Frames per row in force for the falling column ($5A).
+    pub speed_in_force: u8,
+    /// The level's frames per row ($5B).
     pub fall_speed: u8,
-    pub clear_timer: u8,
+    /// Soft drop armed for this column ($65).
+    pub soft_drop: bool,
+    /// The clear-animation timer while [`Phase::Clearing`], else the title animation's value.
+    pub animation: u8,
     pub level_index: u8,
+    /// Cells removed since the last wild column.
+    pub removed: u8,
+    pub combo: u8,
+    /// Column generator state ($44/$45).
+    pub generator: u16,
+    pub frame_counter: u8,
     pub score: u32,
     pub jewels: u32,
     pub level: u32,
-    pub phase: Phase,
 }
 
 /// A RAM value the game cannot hold.
@@ -165,8 +208,16 @@ pub enum Problem {
     },
     #[error("{label} has a byte that is not a decimal digit")]
     NotDecimal { label: &'static str },
-    #[error("{label} colour {value} is not a jewel (1-7 expected)")]
-    Colour { label: &'static str, value: u8 },
+    #[error("{label} colour {value} is not a jewel ({allowed} expected)")]
+    Colour {
+        label: &'static str,
+        value: u8,
+        allowed: &'static str,
+    },
+    #[error(
+        "the playfield holds wild jewels (7) outside a falling wild column and the game-over fill"
+    )]
+    StrayWild,
 }
 
 /// RAM that does not describe a state of the game.
@@ -176,94 +227,184 @@ pub struct InconsistentView {
     pub problems: Vec<Problem>,
 }
 
+/// The raw bytes of one frame, before the state is decided.
+struct Raw {
+    grid: Grid,
+    title: bool,
+    paused: bool,
+    clearing: bool,
+    x: u8,
+    y: u8,
+    timer: u8,
+    speed_in_force: u8,
+    fall_speed: u8,
+    landed: bool,
+    current: Jewels,
+    next: Jewels,
+    frame_counter: u8,
+}
+
+impl Raw {
+    fn read(ram: &Ram) -> Self {
+        let byte = |address| map::byte(ram, address);
+        Self {
+            grid: Grid::from_ram(ram),
+            title: byte(map::TITLE) == map::TITLE_SHOWN,
+            paused: byte(map::PAUSE) == 0xFF,
+            clearing: byte(map::CLEARING) != 0,
+            x: byte(map::COLUMN_X),
+            y: byte(map::COLUMN_Y),
+            timer: byte(map::FALL_TIMER),
+            speed_in_force: byte(map::SPEED_IN_FORCE),
+            fall_speed: byte(map::FALL_SPEED),
+            landed: byte(map::LANDED) != 0,
+            current: jewels_at(ram, map::CURRENT_COLUMN),
+            next: jewels_at(ram, map::NEXT_COLUMN),
+            frame_counter: byte(map::FRAME_COUNTER),
+        }
+    }
+
+    /// The state, from the bytes that tell states apart, in the order the game's own checks
+    /// take precedence.
+    fn phase(&self, fill: Option<usize>) -> Phase {
+        if self.title {
+            Phase::Title
+        } else if self.fall_speed == 0 {
+            Phase::Setup
+        } else if fill.is_some() {
+            Phase::GameOver
+        } else if self.paused {
+            Phase::Paused
+        } else if self.clearing {
+            Phase::Clearing
+        } else if self.current == [map::WILD_LANDED, WILD, WILD] {
+            Phase::WildResolving
+        } else if self.current == [WILD; 3] && self.timer > self.speed_in_force {
+            // The checksum after a wild column's generation: the timer ran on through the
+            // clear that came before, past any speed.
+            Phase::WildPending
+        } else if self.column().is_some() {
+            Phase::Falling
+        } else if self.torn() {
+            Phase::Spawning
+        } else {
+            Phase::BetweenColumns
+        }
+    }
+
+    /// The falling column at ($56, $57), if it is there: drawn with the current colours, or a
+    /// wild column in the erased half of its flashing.
+    fn column(&self) -> Option<FallingColumn> {
+        if usize::from(self.x) >= COLUMNS || usize::from(self.y) >= VISIBLE_ROWS {
+            return None;
+        }
+        let cells = self.cells_at(self.x, self.y);
+        let wild = self.current == [WILD; 3];
+        let valid = wild || self.current.iter().all(|c| (1..=6).contains(c));
+        let drawn = valid && cells == self.current;
+        // Drawn in the first 8 frames of every 16, erased in the others (moves redraw it).
+        let hidden = wild && cells == [EMPTY; 3] && self.frame_counter & 0x08 != 0;
+        (drawn || hidden).then_some(FallingColumn {
+            x: self.x,
+            y: self.y,
+            jewels: self.current,
+            drawn,
+            landed: self.landed,
+        })
+    }
+
+    /// A new column at the spawn point, its timer just started, with none, one or two of its
+    /// jewels drawn from the top: the frame ended while the game was drawing it.
+    fn torn(&self) -> bool {
+        let cells = self.cells_at(self.x, self.y);
+        let drawn = cells.iter().take_while(|&&c| c != EMPTY).count();
+        (self.x, self.y) == (crate::engine::SPAWN_X, 0)
+            && self.timer == 0
+            && !self.landed
+            && self.current.iter().all(|c| (1..=WILD).contains(c))
+            && drawn < 3
+            && cells[..drawn] == self.current[..drawn]
+            && cells[drawn..].iter().all(|&c| c == EMPTY)
+    }
+
+    fn cells_at(&self, x: u8, y: u8) -> Jewels {
+        let y = y as i8;
+        [y - 2, y - 1, y].map(|row| self.grid.get(row, usize::from(x)))
+    }
+}
+
+/// The game-over fill: with a jewel left in row -1, the game writes 7 backwards from the last
+/// cell of row 12, through each row's cells and its left border byte, up to row 0.
+/// `Some(bytes written)` when RAM shows it.
+fn game_over_fill(ram: &Ram) -> Option<usize> {
+    let row_minus_one =
+        (0..COLUMNS as u8).any(|x| map::byte(ram, map::cell_address(-1, x)) != EMPTY);
+    if !row_minus_one {
+        return None;
+    }
+    let mut written = 0;
+    for row in (0..VISIBLE_ROWS as u16).rev() {
+        let start = map::PLAYFIELD + map::PLAYFIELD_STRIDE * (row + HIDDEN_ROWS as u16);
+        for offset in (0..=COLUMNS as u16).rev() {
+            if map::byte(ram, start + offset) != WILD {
+                return (written > 0).then_some(written);
+            }
+            written += 1;
+        }
+    }
+    Some(written)
+}
+
 impl GameView {
     /// Decodes one frame of RAM. Never panics, whatever the bytes.
     pub fn decode(ram: &Ram) -> Result<Self, InconsistentView> {
+        let raw = Raw::read(ram);
+        let fill = game_over_fill(ram);
+        let phase = raw.phase(fill);
         let mut problems = Vec::new();
-        let raw = Grid::from_ram(ram);
-        check_playfield(ram, &raw, &mut problems);
-
-        let byte = |address| map::byte(ram, address);
-        let column_x = byte(map::COLUMN_X);
-        let column_y = byte(map::COLUMN_Y);
-        let fall_speed = byte(map::FALL_SPEED);
-        let current = jewels_at(ram, map::CURRENT_COLUMN);
-        let next = jewels_at(ram, map::NEXT_COLUMN);
-        let clear_timer = byte(map::CLEAR_TIMER);
-        let title = fall_speed == 0;
-
-        let mut range = |label, value, max| {
-            if value > max {
-                problems.push(Problem::OutOfRange { label, value, max });
-            }
-        };
-        range("column x", column_x, COLUMNS as u8 - 1);
-        range("column y", column_y, VISIBLE_ROWS as u8 - 1);
-        range("clear timer", clear_timer, CLEAR_TIMER_START);
-        if !title {
-            for (label, jewels) in [("current column", current), ("next column", next)] {
-                for value in jewels.into_iter().filter(|v| !(1..=WILD).contains(v)) {
-                    problems.push(Problem::Colour { label, value });
-                }
-            }
+        check_counters(ram, &mut problems);
+        if phase.in_game() {
+            check_playfield(ram, &raw, phase, &mut problems);
+            check_columns(&raw, &mut problems);
         }
-        let mut counter = |label, address, digits| {
-            map::decimal(ram, address, digits).unwrap_or_else(|| {
-                problems.push(Problem::NotDecimal { label });
-                0
-            })
-        };
-        let score = counter("score", map::SCORE, map::SCORE_DIGITS);
-        let jewels = counter(
-            "jewel counter",
-            map::JEWEL_COUNTER,
-            map::JEWEL_COUNTER_DIGITS,
-        );
-        let level = counter("level", map::LEVEL, map::LEVEL_DIGITS);
         if !problems.is_empty() {
             return Err(InconsistentView { problems });
         }
-
-        let drawn = FallingColumn {
-            x: column_x,
-            y: column_y,
-            jewels: current,
-        };
-        let falling = (!title && clear_timer == 0 && column_drawn(&raw, drawn)).then_some(drawn);
-        let mut board = raw;
-        if let Some(column) = falling {
-            for (i, row) in (column.y as i8 - 2..=column.y as i8).enumerate() {
-                debug_assert_eq!(board.get(row, column.x as usize), column.jewels[i]);
-                board.set(row, column.x as usize, EMPTY);
+        let falling = (phase == Phase::Falling).then(|| raw.column()).flatten();
+        let mut board = raw.grid;
+        if let Some(column) = falling.filter(|c| c.drawn) {
+            for row in column.y as i8 - 2..=column.y as i8 {
+                board.set(row, usize::from(column.x), EMPTY);
             }
         }
-        let phase = if title {
-            Phase::Title
-        } else if clear_timer > 0 {
-            Phase::Clearing
-        } else if falling.is_some() {
-            Phase::Falling
-        } else if board.hidden_rows_occupied() {
-            Phase::GameOver
-        } else {
-            Phase::WaitingForSpawn
-        };
-
+        if phase == Phase::Spawning {
+            for row in -2..=0 {
+                board.set(row, usize::from(crate::engine::SPAWN_X), EMPTY);
+            }
+        }
+        let byte = |address| map::byte(ram, address);
+        let counter = |address| map::decimal(ram, address, map::COUNTER_DIGITS).unwrap_or(0);
         Ok(Self {
+            phase,
             board,
             falling,
-            current,
-            next,
-            column_x,
-            column_y,
-            fall_timer: byte(map::FALL_TIMER),
-            fall_speed,
-            clear_timer,
+            current: raw.current,
+            next: raw.next,
+            column_x: raw.x,
+            column_y: raw.y,
+            fall_timer: raw.timer,
+            speed_in_force: raw.speed_in_force,
+            fall_speed: raw.fall_speed,
+            soft_drop: byte(map::SOFT_DROP) != 0,
+            animation: byte(map::ANIMATION),
             level_index: byte(map::LEVEL_INDEX),
-            score,
-            jewels,
-            level,
-            phase,
+            removed: byte(map::REMOVED),
+            combo: byte(map::COMBO),
+            generator: u16::from_le_bytes([byte(map::GENERATOR), byte(map::GENERATOR + 1)]),
+            frame_counter: raw.frame_counter,
+            score: counter(map::SCORE),
+            jewels: counter(map::JEWEL_COUNTER),
+            level: counter(map::LEVEL),
         })
     }
 
@@ -272,8 +413,9 @@ impl GameView {
         self.current == [WILD; 3]
     }
 
-    pub fn next_is_wild(&self) -> bool {
-        self.next == [WILD; 3]
+    /// The clear-animation timer, while jewels are being removed.
+    pub fn clear_timer(&self) -> Option<u8> {
+        (self.phase == Phase::Clearing).then_some(self.animation)
     }
 }
 
@@ -281,16 +423,22 @@ fn jewels_at(ram: &Ram, address: u16) -> Jewels {
     [0, 1, 2].map(|i| map::byte(ram, address + i))
 }
 
-/// The game draws the falling column into the playfield: it is there when the three cells
-/// under (x, y-2..=y) hold the current colours.
-fn column_drawn(raw: &Grid, column: FallingColumn) -> bool {
-    (column.y as i8 - 2..=column.y as i8)
-        .zip(column.jewels)
-        .all(|(row, jewel)| raw.get(row, column.x as usize) == jewel)
+fn check_counters(ram: &Ram, problems: &mut Vec<Problem>) {
+    for (label, address) in [
+        ("score", map::SCORE),
+        ("jewel counter", map::JEWEL_COUNTER),
+        ("level", map::LEVEL),
+    ] {
+        if map::decimal(ram, address, map::COUNTER_DIGITS).is_none() {
+            problems.push(Problem::NotDecimal { label });
+        }
+    }
 }
 
-fn check_playfield(ram: &Ram, raw: &Grid, problems: &mut Vec<Problem>) {
-    for (index, row) in raw.0.iter().enumerate() {
+/// In a game every cell holds 0-7 and every border byte 0; 7s only where a falling wild column
+/// is drawn or, while it resolves or clears, where the game blinks the removed cells.
+fn check_playfield(ram: &Ram, raw: &Raw, phase: Phase, problems: &mut Vec<Problem>) {
+    for (index, row) in raw.grid.0.iter().enumerate() {
         for (column, &value) in row.iter().enumerate() {
             if value > WILD {
                 problems.push(Problem::Cell {
@@ -308,6 +456,56 @@ fn check_playfield(ram: &Ram, raw: &Grid, problems: &mut Vec<Problem>) {
             }
         }
     }
+    let wild_drawn = match phase {
+        Phase::Falling => raw
+            .column()
+            .filter(|c| c.drawn && c.is_wild())
+            .map(|c| (c.x, c.y)),
+        _ => None,
+    };
+    let stray = (0..VISIBLE_ROWS as i8 + HIDDEN_ROWS as i8).any(|index| {
+        let row = index - HIDDEN_ROWS as i8;
+        (0..COLUMNS).any(|x| {
+            let inside = wild_drawn.is_some_and(|(cx, cy)| {
+                usize::from(cx) == x && (cy as i8 - 2..=cy as i8).contains(&row)
+            });
+            raw.grid.get(row, x) == WILD && !inside
+        })
+    });
+    let blinking = matches!(phase, Phase::Clearing | Phase::WildResolving);
+    if stray && !blinking {
+        problems.push(Problem::StrayWild);
+    }
+}
+
+fn check_columns(raw: &Raw, problems: &mut Vec<Problem>) {
+    let mut range = |label, value, max| {
+        if value > max {
+            problems.push(Problem::OutOfRange { label, value, max });
+        }
+    };
+    range("column x", raw.x, COLUMNS as u8 - 1);
+    range("column y", raw.y, VISIBLE_ROWS as u8 - 1);
+    for value in raw.next.into_iter().filter(|v| !(1..=6).contains(v)) {
+        problems.push(Problem::Colour {
+            label: "next column",
+            value,
+            allowed: "1-6",
+        });
+    }
+    // While a landed wild column is resolved (cleared, collapsed, chained) it reads 8,7,7.
+    let current_ok = raw.current == [WILD; 3]
+        || raw.current == [map::WILD_LANDED, WILD, WILD]
+        || raw.current.iter().all(|c| (1..=6).contains(c));
+    if !current_ok {
+        for value in raw.current {
+            problems.push(Problem::Colour {
+                label: "current column",
+                value,
+                allowed: "1-6, or 7,7,7 for the wild column",
+            });
+        }
+    }
 }
 
 #[cfg(test)]
@@ -319,8 +517,10 @@ mod tests {
     fn playing_ram() -> Ram {
         let mut ram = [0u8; 0x800];
         ram[map::FALL_SPEED as usize] = 63;
+        ram[map::SPEED_IN_FORCE as usize] = 63;
         ram[map::CURRENT_COLUMN as usize..][..3].copy_from_slice(&[2, 4, 3]);
         ram[map::NEXT_COLUMN as usize..][..3].copy_from_slice(&[1, 1, 5]);
+        ram[map::ANIMATION as usize] = 7;
         ram
     }
 
@@ -340,21 +540,15 @@ mod tests {
     #[test]
     fn falling_column_over_a_stack_is_masked_out_of_the_board() {
         let mut ram = playing_ram();
-        // A stack of three jewels in column 2, rows 10-12.
         for (row, colour) in [(10, 6), (11, 5), (12, 1)] {
             put(&mut ram, row, 2, colour);
         }
         place_falling(&mut ram, 2, 9);
         let view = GameView::decode(&ram).expect("consistent");
         assert_eq!(view.phase, Phase::Falling);
-        assert_eq!(
-            view.falling,
-            Some(FallingColumn {
-                x: 2,
-                y: 9,
-                jewels: [2, 4, 3]
-            })
-        );
+        let falling = view.falling.expect("a column");
+        assert_eq!((falling.x, falling.y, falling.jewels), (2, 9, [2, 4, 3]));
+        assert!(falling.drawn && !falling.landed);
         assert_eq!(view.board.visible_jewels(), 3);
         assert_eq!(view.board.get(9, 2), EMPTY);
         assert_eq!(view.board.get(10, 2), 6);
@@ -362,54 +556,105 @@ mod tests {
     }
 
     #[test]
-    fn spawned_column_sits_in_the_hidden_rows() {
-        let mut ram = playing_ram();
-        place_falling(&mut ram, 3, 0);
-        let view = GameView::decode(&ram).expect("consistent");
-        assert_eq!(view.phase, Phase::Falling);
-        assert!(!view.board.hidden_rows_occupied());
-        assert_eq!(view.board.visible_jewels(), 0);
+    fn the_title_animation_is_a_screen_not_a_corrupt_board() {
+        let mut ram = [0u8; 0x800];
+        ram[map::TITLE as usize] = map::TITLE_SHOWN;
+        ram[map::ANIMATION as usize] = 3;
+        for address in map::PLAYFIELD..map::PLAYFIELD + 120 {
+            ram[address as usize] = (address % 6) as u8 + 1;
+        }
+        let view = GameView::decode(&ram).expect("the title is a state");
+        assert_eq!(view.phase, Phase::Title);
+        assert_eq!(view.falling, None);
+        // The same playfield in a game is garbage.
+        ram[map::TITLE as usize] = 0;
+        ram[map::FALL_SPEED as usize] = 63;
+        assert!(GameView::decode(&ram).is_err());
     }
 
     #[test]
-    fn wild_column_is_recognised() {
+    fn the_game_over_fill_is_recognised_from_its_first_byte() {
+        let mut ram = playing_ram();
+        for row in 1..=12 {
+            for x in 0..6 {
+                put(&mut ram, row, x, 1 + ((row as u8 + x) % 2));
+            }
+        }
+        put(&mut ram, -1, 3, 4);
+        put(&mut ram, 12, 5, WILD);
+        assert_eq!(GameView::decode(&ram).map(|v| v.phase), Ok(Phase::GameOver));
+        // The whole fill, left border bytes included.
+        for row in 0..=12 {
+            for x in 0..6 {
+                put(&mut ram, row, x, WILD);
+            }
+            ram[(map::cell_address(row, 0) - 1) as usize] = WILD;
+        }
+        assert_eq!(GameView::decode(&ram).map(|v| v.phase), Ok(Phase::GameOver));
+    }
+
+    #[test]
+    fn the_clear_timer_is_only_read_while_clearing() {
+        let mut ram = playing_ram();
+        ram[map::ANIMATION as usize] = 7;
+        place_falling(&mut ram, 3, 0);
+        let view = GameView::decode(&ram).expect("consistent");
+        assert_eq!(view.phase, Phase::Falling);
+        assert_eq!(view.clear_timer(), None);
+        ram[map::CLEARING as usize] = 4;
+        ram[map::ANIMATION as usize] = 12;
+        let view = GameView::decode(&ram).expect("consistent");
+        assert_eq!(
+            (view.phase, view.clear_timer()),
+            (Phase::Clearing, Some(12))
+        );
+    }
+
+    #[test]
+    fn wild_column_states() {
         let mut ram = playing_ram();
         ram[map::CURRENT_COLUMN as usize..][..3].copy_from_slice(&[WILD; 3]);
         put(&mut ram, 12, 0, 4);
         place_falling(&mut ram, 0, 5);
-        let view = GameView::decode(&ram).expect("consistent");
-        assert!(view.current_is_wild());
-        assert!(view.falling.is_some_and(|c| c.is_wild()));
-        assert!(!view.next_is_wild());
+        let view = GameView::decode(&ram).expect("drawn");
+        assert!(view.current_is_wild() && view.falling.is_some_and(|c| c.drawn));
         assert_eq!(view.board.visible_jewels(), 1);
+        // Erased in the second half of its flashing: still falling, hidden.
+        for row in 3..=5 {
+            put(&mut ram, row, 0, EMPTY);
+        }
+        ram[map::FRAME_COUNTER as usize] = 0x08;
+        let view = GameView::decode(&ram).expect("hidden");
+        assert!(view.falling.is_some_and(|c| !c.drawn));
+        // In the first half it would be drawn: not a falling column then.
+        ram[map::FRAME_COUNTER as usize] = 0x10;
+        assert_eq!(
+            GameView::decode(&ram).map(|v| v.phase),
+            Ok(Phase::BetweenColumns)
+        );
+        // Generated, waiting for the checksum: the timer ran past the speed.
+        ram[map::FALL_TIMER as usize] = 90;
+        assert_eq!(
+            GameView::decode(&ram).map(|v| v.phase),
+            Ok(Phase::WildPending)
+        );
+        ram[map::CURRENT_COLUMN as usize] = map::WILD_LANDED;
+        ram[map::FALL_TIMER as usize] = 1;
+        assert_eq!(
+            GameView::decode(&ram).map(|v| v.phase),
+            Ok(Phase::WildResolving)
+        );
     }
 
     #[test]
-    fn clearing_board_reports_the_animation() {
+    fn a_torn_spawn_is_not_a_game_over() {
         let mut ram = playing_ram();
-        for column in 0..3 {
-            put(&mut ram, 12, column, 3);
-        }
-        ram[map::CLEAR_TIMER as usize] = 12;
-        ram[map::JEWEL_COUNTER as usize..][..6].copy_from_slice(&[3, 4, 0, 0, 0, 0]);
+        ram[map::COLUMN_X as usize] = 3;
+        put(&mut ram, -2, 3, 2);
+        put(&mut ram, -1, 3, 4);
         let view = GameView::decode(&ram).expect("consistent");
-        assert_eq!(view.phase, Phase::Clearing);
-        assert_eq!(view.falling, None);
-        assert_eq!(view.jewels, 43);
-        assert_eq!(view.board.visible_jewels(), 3);
-    }
-
-    #[test]
-    fn title_and_game_over_phases() {
-        let ram = [0u8; 0x800];
-        assert_eq!(GameView::decode(&ram).map(|v| v.phase), Ok(Phase::Title));
-        let mut ram = playing_ram();
-        put(&mut ram, -1, 3, 2);
-        for row in 0..=12 {
-            put(&mut ram, row, 3, 1 + (row as u8 % 2));
-        }
-        let view = GameView::decode(&ram).expect("consistent");
-        assert_eq!(view.phase, Phase::GameOver);
+        assert_eq!(view.phase, Phase::Spawning);
+        assert!(!view.board.hidden_rows_occupied());
     }
 
     #[test]
@@ -429,18 +674,21 @@ mod tests {
             let mut ram = [0u8; 0x800];
             ram.copy_from_slice(&bytes);
             if let Ok(view) = GameView::decode(&ram) {
-                prop_assert!(view.board.0.iter().flatten().all(|&c| c <= WILD));
-                prop_assert!(view.column_x < 6 && view.column_y < 13);
+                if view.phase.in_game() {
+                    prop_assert!(view.board.0.iter().flatten().all(|&c| c <= WILD));
+                    prop_assert!(view.column_x < 6 && view.column_y < 13);
+                }
             }
         }
 
         #[test]
         fn consistent_ram_decodes(
-            cells in proptest::collection::vec(0u8..=7, 6 * 15),
+            cells in proptest::collection::vec(0u8..=6, 6 * 15),
             x in 0u8..6, y in 0u8..13, speed in 1u8..=63,
         ) {
             let mut ram = playing_ram();
             ram[map::FALL_SPEED as usize] = speed;
+            ram[map::SPEED_IN_FORCE as usize] = speed;
             for (i, &cell) in cells.iter().enumerate() {
                 put(&mut ram, (i / 6) as i8 - 2, (i % 6) as u8, cell);
             }

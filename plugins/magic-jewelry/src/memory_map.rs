@@ -1,40 +1,82 @@
-//! Where Magic Jewelry keeps its state in CPU RAM: one table used by the AI and the inspector.
+//! Where Magic Jewelry keeps its state in CPU RAM (`docs/magic-jewelry.md`, "RAM map"): one
+//! table used by the decoder, the tracker and the inspector.
 //!
 //! Multi-digit counters hold one decimal digit per byte, lowest digit first.
 
 use jewelbot_plugin::Ram;
 
-/// Clear-animation timer: 17 when jewels match, counts down every 5 frames, collapse at 0.
-pub const CLEAR_TIMER: u16 = 0x001A;
+/// Title animation colour (1-6, 7 after an automatic start); only while [`CLEARING`] is
+/// non-zero is it the clear-animation timer (17 at the match, -1 every 5 frames).
+pub const ANIMATION: u16 = 0x001A;
+/// Buttons held this frame, one byte each: A, B, Select, Start, Up, Down, Left, Right.
+pub const BUTTONS_HELD: u16 = 0x0033;
+/// Buttons newly pressed this frame (A = $80 … Right = $01).
+pub const NEW_PRESSES: u16 = 0x003B;
+/// Auto-repeat counter of Right.
+pub const REPEAT_RIGHT: u16 = 0x003D;
+/// Auto-repeat counter of Left.
+pub const REPEAT_LEFT: u16 = 0x003E;
+/// $FF while paused, 0 while running.
+pub const PAUSE: u16 = 0x003F;
+/// Column generator state, low then high byte.
+pub const GENERATOR: u16 = 0x0044;
+/// $83 on the title screen, 0 in a game.
+pub const TITLE: u16 = 0x0046;
+/// The value of [`TITLE`] on the title screen.
+pub const TITLE_SHOWN: u8 = 0x83;
+/// Frame counter; bit 3 makes the wild column flash.
+pub const FRAME_COUNTER: u16 = 0x0047;
 /// Falling column x, 0-5.
 pub const COLUMN_X: u16 = 0x0056;
 /// Falling column y, 0-12: the row of its bottom jewel.
 pub const COLUMN_Y: u16 = 0x0057;
-/// Counts up every frame; the column drops a row when it reaches the fall speed.
+/// 0 while the column falls; once it rests, 1 + 8·y + x (its bottom cell).
+pub const LANDED: u16 = 0x0058;
+/// Counts up every frame (saturating at 255); the column drops a row when it reaches
+/// [`SPEED_IN_FORCE`].
 pub const FALL_TIMER: u16 = 0x0059;
-/// Frames per row of gravity; lower is faster.
+/// Frames per row in force for the falling column: the fall speed, or 2 with soft drop.
+pub const SPEED_IN_FORCE: u16 = 0x005A;
+/// The level's fall speed, frames per row (0 before the first game).
 pub const FALL_SPEED: u16 = 0x005B;
-/// Falling column colours, top, middle, bottom.
+/// Falling column colours, top, middle, bottom; 7,7,7 for the wild column, [`WILD_LANDED`] in
+/// the first byte once it has landed.
 pub const CURRENT_COLUMN: u16 = 0x005C;
+/// The first byte of [`CURRENT_COLUMN`] while a landed wild column is resolved.
+pub const WILD_LANDED: u8 = 8;
 /// Next column colours, top, middle, bottom.
 pub const NEXT_COLUMN: u16 = 0x005F;
-/// Internal level index.
+/// Soft drop armed for this column (by the first Down press after the spawn).
+pub const SOFT_DROP: u16 = 0x0065;
+/// Non-zero while matched jewels are removed (the clear animation).
+pub const CLEARING: u16 = 0x0066;
+/// Level-up request, set when a wild column's landing is resolved.
+pub const LEVEL_UP: u16 = 0x006C;
+/// Internal level, 0-255: the speed table's index.
 pub const LEVEL_INDEX: u16 = 0x006D;
-/// Score, 8 decimal digits.
+/// Cells removed since the last wild column.
+pub const REMOVED: u16 = 0x006E;
+/// Score, 8 decimal digits (7 shown).
 pub const SCORE: u16 = 0x0077;
-pub const SCORE_DIGITS: u16 = 8;
-/// Jewels removed, 6 decimal digits.
+/// Jewels removed, 8 decimal digits (5 shown).
 pub const JEWEL_COUNTER: u16 = 0x007F;
-pub const JEWEL_COUNTER_DIGITS: u16 = 6;
-/// Displayed level, 4 decimal digits.
+/// Displayed level, 8 decimal digits (3 shown).
 pub const LEVEL: u16 = 0x0087;
-pub const LEVEL_DIGITS: u16 = 4;
-/// Playfield: 15 rows of 8 bytes `00 c0 c1 c2 c3 c4 c5 00`, the first two rows hidden.
-pub const PLAYFIELD: u16 = 0x0380;
-pub const PLAYFIELD_STRIDE: u16 = 8;
+/// Digits of every counter.
+pub const COUNTER_DIGITS: u16 = 8;
+/// Combo counter, 0-9.
+pub const COMBO: u16 = 0x00A0;
 /// Seed of the open cartridge's column generator (two bytes, read when Start begins a game).
-/// Not part of the real game's map; writing it there has no documented effect.
+/// Not part of the real game's map.
 pub const OPEN_CARTRIDGE_SEED: u16 = 0x00F0;
+/// Playfield: 15 rows of 8 bytes `00 c0 c1 c2 c3 c4 c5 00`, rows -2 and -1 above the visible 13.
+pub const PLAYFIELD: u16 = 0x0380;
+/// Bytes per playfield row.
+pub const PLAYFIELD_STRIDE: u16 = 8;
+/// Marks of the cells matched in the current step.
+pub const MATCH_MARKS: u16 = 0x0400;
+/// High score, 8 digits, kept across a warm reset.
+pub const HIGH_SCORE: u16 = 0x07F0;
 
 /// Columns of the playfield.
 pub const COLUMNS: usize = 6;
@@ -76,11 +118,67 @@ pub struct FieldSpec {
 /// Every known address, in address order.
 pub const FIELDS: &[FieldSpec] = &[
     FieldSpec {
-        address: CLEAR_TIMER,
+        address: ANIMATION,
         width: 1,
-        label: "clear timer",
+        label: "animation",
         format: Format::Byte,
-        meaning: "17 when jewels match, -1 every 5 frames; collapse at 0",
+        meaning: "title colour 1-6 (7 after an automatic start); the clear timer while clearing",
+    },
+    FieldSpec {
+        address: BUTTONS_HELD,
+        width: 8,
+        label: "buttons held",
+        format: Format::Byte,
+        meaning: "A, B, Select, Start, Up, Down, Left, Right",
+    },
+    FieldSpec {
+        address: NEW_PRESSES,
+        width: 1,
+        label: "new presses",
+        format: Format::Byte,
+        meaning: "buttons newly pressed this frame (A=$80 … Right=$01)",
+    },
+    FieldSpec {
+        address: REPEAT_RIGHT,
+        width: 1,
+        label: "repeat right",
+        format: Format::Byte,
+        meaning: "auto-repeat counter of Right",
+    },
+    FieldSpec {
+        address: REPEAT_LEFT,
+        width: 1,
+        label: "repeat left",
+        format: Format::Byte,
+        meaning: "auto-repeat counter of Left",
+    },
+    FieldSpec {
+        address: PAUSE,
+        width: 1,
+        label: "pause",
+        format: Format::Byte,
+        meaning: "$FF paused, 0 running",
+    },
+    FieldSpec {
+        address: GENERATOR,
+        width: 2,
+        label: "generator",
+        format: Format::Byte,
+        meaning: "column generator state, low then high byte",
+    },
+    FieldSpec {
+        address: TITLE,
+        width: 1,
+        label: "title",
+        format: Format::Byte,
+        meaning: "$83 on the title screen, 0 in a game",
+    },
+    FieldSpec {
+        address: FRAME_COUNTER,
+        width: 1,
+        label: "frame counter",
+        format: Format::Byte,
+        meaning: "bit 3 makes the wild column flash",
     },
     FieldSpec {
         address: COLUMN_X,
@@ -97,25 +195,39 @@ pub const FIELDS: &[FieldSpec] = &[
         meaning: "row of the falling column's bottom jewel, 0-12",
     },
     FieldSpec {
+        address: LANDED,
+        width: 1,
+        label: "landed",
+        format: Format::Byte,
+        meaning: "0 while falling; 1 + 8y + x once the column rests",
+    },
+    FieldSpec {
         address: FALL_TIMER,
         width: 1,
         label: "fall timer",
         format: Format::Byte,
-        meaning: "frames since the last drop",
+        meaning: "frames counted towards the next row",
+    },
+    FieldSpec {
+        address: SPEED_IN_FORCE,
+        width: 1,
+        label: "speed in force",
+        format: Format::Byte,
+        meaning: "frames per row now: the fall speed, or 2 with soft drop",
     },
     FieldSpec {
         address: FALL_SPEED,
         width: 1,
         label: "fall speed",
         format: Format::Byte,
-        meaning: "frames per row (63 at level 0)",
+        meaning: "the level's frames per row (63 at level 0)",
     },
     FieldSpec {
         address: CURRENT_COLUMN,
         width: 3,
         label: "current column",
         format: Format::Jewels,
-        meaning: "falling column colours, top to bottom",
+        meaning: "falling column colours, top to bottom; 8 first while a wild column resolves",
     },
     FieldSpec {
         address: NEXT_COLUMN,
@@ -125,32 +237,67 @@ pub const FIELDS: &[FieldSpec] = &[
         meaning: "next column colours, top to bottom",
     },
     FieldSpec {
+        address: SOFT_DROP,
+        width: 1,
+        label: "soft drop",
+        format: Format::Byte,
+        meaning: "armed by the first Down press after the spawn",
+    },
+    FieldSpec {
+        address: CLEARING,
+        width: 1,
+        label: "clearing",
+        format: Format::Byte,
+        meaning: "non-zero during the clear animation",
+    },
+    FieldSpec {
+        address: LEVEL_UP,
+        width: 1,
+        label: "level up",
+        format: Format::Byte,
+        meaning: "1 when a wild column's landing is resolved",
+    },
+    FieldSpec {
         address: LEVEL_INDEX,
         width: 1,
         label: "level index",
         format: Format::Byte,
-        meaning: "internal level number",
+        meaning: "internal level, the speed table's index",
+    },
+    FieldSpec {
+        address: REMOVED,
+        width: 1,
+        label: "removed",
+        format: Format::Byte,
+        meaning: "cells removed since the last wild column (70 bring one)",
     },
     FieldSpec {
         address: SCORE,
-        width: SCORE_DIGITS,
+        width: COUNTER_DIGITS,
         label: "score",
         format: Format::Decimal,
         meaning: "8 digits, lowest first (7 shown)",
     },
     FieldSpec {
         address: JEWEL_COUNTER,
-        width: JEWEL_COUNTER_DIGITS,
+        width: COUNTER_DIGITS,
         label: "jewels",
         format: Format::Decimal,
-        meaning: "jewels removed, 6 digits, lowest first (5 shown)",
+        meaning: "jewels removed, 8 digits, lowest first (5 shown)",
     },
     FieldSpec {
         address: LEVEL,
-        width: LEVEL_DIGITS,
+        width: COUNTER_DIGITS,
         label: "level",
         format: Format::Decimal,
-        meaning: "displayed level, 4 digits, lowest first (3 shown)",
+        meaning: "displayed level, 8 digits, lowest first (3 shown)",
+    },
+    FieldSpec {
+        address: COMBO,
+        width: 1,
+        label: "combo",
+        format: Format::Byte,
+        meaning: "combo counter 0-9 (scoring)",
     },
     FieldSpec {
         address: OPEN_CARTRIDGE_SEED,
@@ -165,6 +312,20 @@ pub const FIELDS: &[FieldSpec] = &[
         label: "playfield",
         format: Format::Playfield,
         meaning: "15 rows of 8 bytes, rows -2 and -1 hidden; 0 empty, 1-6 colours, 7 wild",
+    },
+    FieldSpec {
+        address: MATCH_MARKS,
+        width: 0x80,
+        label: "match marks",
+        format: Format::Byte,
+        meaning: "cells matched in the current step",
+    },
+    FieldSpec {
+        address: HIGH_SCORE,
+        width: COUNTER_DIGITS,
+        label: "high score",
+        format: Format::Decimal,
+        meaning: "8 digits, kept across a warm reset",
     },
 ];
 
@@ -209,9 +370,9 @@ mod tests {
     fn decimal_counters_read_lowest_digit_first() {
         let mut ram = [0u8; 0x800];
         ram[SCORE as usize..][..8].copy_from_slice(&[0, 6, 3, 0, 0, 0, 0, 0]);
-        assert_eq!(decimal(&ram, SCORE, SCORE_DIGITS), Some(360));
+        assert_eq!(decimal(&ram, SCORE, COUNTER_DIGITS), Some(360));
         ram[SCORE as usize] = 10;
-        assert_eq!(decimal(&ram, SCORE, SCORE_DIGITS), None);
+        assert_eq!(decimal(&ram, SCORE, COUNTER_DIGITS), None);
         assert_eq!(decimal_bytes(1234, 4), vec![4, 3, 2, 1]);
         assert_eq!(decimal_bytes(98765, 4), vec![5, 6, 7, 8]);
     }

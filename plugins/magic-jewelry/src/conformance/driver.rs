@@ -147,7 +147,7 @@ impl<'m> Driver<'m> {
     }
 
     pub fn clear_timer(&self) -> u8 {
-        self.byte(map::CLEAR_TIMER)
+        self.byte(map::ANIMATION)
     }
 
     fn counter(&self, label: &str, address: u16, digits: u16) -> Check<u32> {
@@ -156,19 +156,15 @@ impl<'m> Driver<'m> {
     }
 
     pub fn jewel_counter(&self) -> Check<u32> {
-        self.counter(
-            "jewel counter",
-            map::JEWEL_COUNTER,
-            map::JEWEL_COUNTER_DIGITS,
-        )
+        self.counter("jewel counter", map::JEWEL_COUNTER, map::COUNTER_DIGITS)
     }
 
     pub fn score(&self) -> Check<u32> {
-        self.counter("score", map::SCORE, map::SCORE_DIGITS)
+        self.counter("score", map::SCORE, map::COUNTER_DIGITS)
     }
 
     pub fn level(&self) -> Check<u32> {
-        self.counter("level", map::LEVEL, map::LEVEL_DIGITS)
+        self.counter("level", map::LEVEL, map::COUNTER_DIGITS)
     }
 
     /// Writes a decimal counter, lowest digit first.

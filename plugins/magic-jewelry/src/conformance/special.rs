@@ -163,8 +163,8 @@ pub fn game_over_blocked_spawn(d: &mut Driver<'_>) -> Check {
 }
 
 pub fn counter_rollover(d: &mut Driver<'_>) -> Check {
-    d.set_counter(map::JEWEL_COUNTER, map::JEWEL_COUNTER_DIGITS, 999_999);
-    d.set_counter(map::SCORE, map::SCORE_DIGITS, 99_999_999);
+    d.set_counter(map::JEWEL_COUNTER, map::COUNTER_DIGITS, 999_999);
+    d.set_counter(map::SCORE, map::COUNTER_DIGITS, 99_999_999);
     play_case(d, &HORIZONTAL)?;
     let jewels = d.jewel_counter()?;
     ensure!(
@@ -182,7 +182,7 @@ pub fn counter_rollover(d: &mut Driver<'_>) -> Check {
 }
 
 pub fn level_rollover(d: &mut Driver<'_>) -> Check {
-    d.set_counter(map::LEVEL, map::LEVEL_DIGITS, 9_999);
+    d.set_counter(map::LEVEL, map::COUNTER_DIGITS, 9_999);
     bring_wild(d, [2, 3, 4], 0)?;
     land_wild(d)?;
     let level = d.level()?;

@@ -166,7 +166,7 @@ impl Player {
                 self.idle_frames = 0;
                 Buttons::NONE
             }
-            Phase::WaitingForSpawn => {
+            _ => {
                 // Nothing to steer, unless nothing has happened for so long that the game
                 // must be waiting for Start.
                 self.plan = None;

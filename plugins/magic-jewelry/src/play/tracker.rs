@@ -1,12 +1,20 @@
-//! Follows the game frame by frame and counts what happened: spawns, jewels, game overs.
+//! Follows the game frame by frame and tells what happened: spawns, locks, game starts and game
+//! overs, and the counters, by the rules of `docs/magic-jewelry.md` ("States and how RAM shows
+//! them"): a spawn is a new column at (3, 0) with its fall timer at 0, a lock is the column
+//! under control whose timer wrapped to 0 where it stood, and a frame that ends halfway through
+//! drawing a new column counts as the spawn it is.
 
-use crate::game_view::{GameView, Phase};
-use crate::memory_map::JEWEL_COUNTER_DIGITS;
+use crate::engine::SPAWN_X;
+use crate::game_view::{FallingColumn, GameView, Phase};
+use crate::memory_map::COUNTER_DIGITS;
 
 /// Running counts of one session of play.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PlayStats {
+    /// New columns seen.
     pub columns_placed: u64,
+    /// Columns seen locking.
+    pub locks: u64,
     pub jewels_cleared: u64,
     pub game_overs: u64,
     pub games_started: u64,
@@ -19,15 +27,19 @@ pub struct PlayStats {
 pub struct Events {
     /// A new column appeared at the spawn point.
     pub spawned: bool,
+    /// The column under control locked, where it stood.
+    pub locked: Option<FallingColumn>,
     pub game_started: bool,
     pub game_over: bool,
     pub jewels_cleared: u32,
 }
 
-/// Remembers the previous frame's view to turn snapshots into events.
+/// Remembers the previous frame to turn snapshots into events.
 #[derive(Debug, Clone, Default)]
 pub struct Tracker {
     previous: Option<GameView>,
+    /// The column under control, as last seen falling.
+    live: Option<FallingColumn>,
     stats: PlayStats,
 }
 
@@ -36,6 +48,7 @@ impl Tracker {
         &self.stats
     }
 
+    /// The last frame observed.
     pub fn previous(&self) -> Option<&GameView> {
         self.previous.as_ref()
     }
@@ -43,55 +56,65 @@ impl Tracker {
     /// Forgets the previous frame (after a reset or state load) but keeps the counts.
     pub fn forget(&mut self) {
         self.previous = None;
+        self.live = None;
     }
 
     pub fn note_inconsistent(&mut self) {
         self.stats.inconsistent_frames += 1;
-        self.previous = None;
+        self.forget();
     }
 
     pub fn observe(&mut self, view: &GameView) -> Events {
         let mut events = Events::default();
         if let Some(before) = &self.previous {
             events.spawned = is_spawn(before, view);
-            events.game_started = before.phase == Phase::Title && view.phase != Phase::Title;
+            events.game_started = before.phase == Phase::Title && view.phase == Phase::Setup;
             events.game_over = before.phase != Phase::GameOver && view.phase == Phase::GameOver;
-            if !events.game_started {
+            if before.phase.in_game() && view.phase.in_game() {
                 events.jewels_cleared = counter_delta(before.jewels, view.jewels);
             }
         }
-        self.stats.columns_placed += u64::from(events.spawned);
-        self.stats.games_started += u64::from(events.game_started);
-        self.stats.game_overs += u64::from(events.game_over);
-        self.stats.jewels_cleared += u64::from(events.jewels_cleared);
+        events.locked = self.live.filter(|live| {
+            // A column's timer wraps to 0 where it stands only when it locks.
+            let stood = (view.column_x, view.column_y) == (live.x, live.y) && view.fall_timer == 0;
+            // A frame may lock one column and spawn the next.
+            events.spawned || stood
+        });
+        // The column seen on a lock frame is the one that just locked.
+        self.live = if events.spawned || (events.locked.is_none() && view.phase == Phase::Falling) {
+            view.falling
+        } else if events.locked.is_some() || !view.phase.in_game() {
+            None
+        } else {
+            self.live
+        };
+        let stats = &mut self.stats;
+        stats.columns_placed += u64::from(events.spawned);
+        stats.locks += u64::from(events.locked.is_some());
+        stats.games_started += u64::from(events.game_started);
+        stats.game_overs += u64::from(events.game_over);
+        stats.jewels_cleared += u64::from(events.jewels_cleared);
         self.previous = Some(view.clone());
         events
     }
 }
 
-/// A column is new when it is falling at the spawn point and the previous frame did not show
-/// the same column (possibly moved or cycled) in the top row.
+/// A new column at the spawn point: at (3, 0) with its fall timer at 0, drawn or half drawn, on
+/// a frame whose previous frame did not show it so already.
 fn is_spawn(before: &GameView, now: &GameView) -> bool {
-    let Some(column) = now.falling else {
-        return false;
+    let fresh = |v: &GameView| {
+        matches!(v.phase, Phase::Falling | Phase::Spawning)
+            && (v.column_x, v.column_y) == (SPAWN_X, 0)
+            && v.fall_timer == 0
     };
-    let same_column = before
-        .falling
-        .is_some_and(|old| old.y == 0 && (0..3).any(|r| rotated(old.jewels, r) == column.jewels));
-    column.x == 3 && column.y == 0 && !same_column
+    fresh(now)
+        && !(fresh(before) && before.current == now.current && before.phase == Phase::Falling)
 }
 
-/// The jewels after `times` presses of A or B (bottom to top).
-pub fn rotated(jewels: [u8; 3], times: usize) -> [u8; 3] {
-    let mut out = jewels;
-    out.rotate_right(times % 3);
-    out
-}
-
-/// Jewels cleared between two readings of the counter, which rolls over at 10^6.
+/// Jewels cleared between two readings of the 8-digit counter, which rolls over.
 fn counter_delta(before: u32, now: u32) -> u32 {
-    let modulus = 10u32.pow(u32::from(JEWEL_COUNTER_DIGITS));
-    let delta = (now + modulus - before % modulus) % modulus;
+    let modulus = 10u32.pow(u32::from(COUNTER_DIGITS));
+    let delta = (now % modulus + modulus - before % modulus) % modulus;
     // The game adds at most a board's worth per frame; more means RAM was rewritten.
     if delta <= 90 {
         delta
@@ -105,14 +128,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rotation_moves_the_bottom_jewel_to_the_top() {
-        assert_eq!(rotated([2, 4, 3], 1), [3, 2, 4]);
-        assert_eq!(rotated([2, 4, 3], 3), [2, 4, 3]);
-    }
-
-    #[test]
     fn counter_rollover_counts_the_wrapped_jewels() {
-        assert_eq!(counter_delta(999_998, 3), 5);
+        assert_eq!(counter_delta(99_999_998, 3), 5);
+        assert_eq!(counter_delta(999_999, 1_000_002), 3);
         assert_eq!(counter_delta(10, 13), 3);
         assert_eq!(counter_delta(13, 13), 0);
         assert_eq!(counter_delta(0, 500_000), 0);

@@ -1,0 +1,221 @@
+//! The decoder and the tracker replayed over the real game's RAM traces (`traces/`): every frame
+//! decodes to a state of the game, and the spawns, locks, game starts and game overs the tracker
+//! sees are the ones the CPU went through.
+
+use flate2::read::GzDecoder;
+use jewelbot_plugin::{Trace, TraceFrame};
+use magic_jewelry::game_view::{GameView, Phase};
+use magic_jewelry::play::tracker::Tracker;
+use std::io::Read;
+use std::path::Path;
+
+const TRACES: [&str; 6] = [
+    "boot-autostart",
+    "start-and-controls",
+    "game-over-restart",
+    "wild-and-levels",
+    "player-fast-60k",
+    "player-normal-20k",
+];
+
+fn load(name: &str) -> Trace {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("traces")
+        .join(format!("{name}.trace.gz"));
+    let mut text = String::new();
+    GzDecoder::new(std::fs::File::open(&path).expect("the trace is in the repository"))
+        .read_to_string(&mut text)
+        .expect("gzip text");
+    Trace::parse(&text).expect("a valid trace")
+}
+
+/// What the tracker saw, frame numbers per event.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Seen {
+    spawns: Vec<u64>,
+    locks: Vec<u64>,
+    starts: Vec<u64>,
+    game_overs: Vec<u64>,
+}
+
+/// The CPU's events of one kind.
+fn cpu(trace: &Trace, event: &str) -> Vec<u64> {
+    trace
+        .frames
+        .iter()
+        .filter(|f| f.has(event))
+        .map(|f| f.number)
+        .collect()
+}
+
+struct Replayed {
+    seen: Seen,
+    phases: Vec<(u64, Phase)>,
+    inconsistent: Vec<(u64, String)>,
+    final_jewels: u32,
+    jewels_counted: u64,
+}
+
+fn replay(trace: &Trace) -> Replayed {
+    let mut tracker = Tracker::default();
+    let mut seen = Seen::default();
+    let mut phases = Vec::new();
+    let mut inconsistent = Vec::new();
+    let mut final_jewels = 0;
+    let mut frames = trace.replay();
+    while let Some((frame, ram)) = frames.next() {
+        match GameView::decode(ram) {
+            Ok(view) => {
+                let events = tracker.observe(&view);
+                let k = frame.number;
+                if events.spawned {
+                    seen.spawns.push(k);
+                }
+                if events.locked.is_some() {
+                    seen.locks.push(k);
+                }
+                if events.game_started {
+                    seen.starts.push(k);
+                }
+                if events.game_over {
+                    seen.game_overs.push(k);
+                }
+                phases.push((k, view.phase));
+                final_jewels = view.jewels;
+            }
+            Err(error) => {
+                tracker.note_inconsistent();
+                inconsistent.push((frame.number, error.to_string()));
+            }
+        }
+    }
+    Replayed {
+        seen,
+        phases,
+        inconsistent,
+        final_jewels,
+        jewels_counted: tracker.stats().jewels_cleared,
+    }
+}
+
+/// Each of `expected` seen at the same frame or, where a frame tore, the one after; nothing
+/// seen that the CPU did not do.
+fn assert_events(name: &str, what: &str, expected: &[u64], seen: &[u64], late: u64) {
+    let missing: Vec<u64> = expected
+        .iter()
+        .copied()
+        .filter(|&k| !seen.iter().any(|&s| s >= k && s <= k + late))
+        .collect();
+    let extra: Vec<u64> = seen
+        .iter()
+        .copied()
+        .filter(|&s| !expected.iter().any(|&k| s >= k && s <= k + late))
+        .collect();
+    assert!(
+        missing.is_empty() && extra.is_empty() && expected.len() == seen.len(),
+        "{name}: {what}: {} by the CPU, {} seen; missed at {missing:?}, invented at {extra:?}",
+        expected.len(),
+        seen.len()
+    );
+}
+
+#[test]
+fn every_frame_of_every_trace_decodes_to_a_state_of_the_game() {
+    for name in TRACES {
+        let trace = load(name);
+        let replayed = replay(&trace);
+        assert!(
+            replayed.inconsistent.is_empty(),
+            "{name}: {} inconsistent frames, the first {:?}",
+            replayed.inconsistent.len(),
+            replayed.inconsistent.first()
+        );
+        assert_eq!(replayed.phases.len(), trace.frames.len());
+    }
+}
+
+#[test]
+fn the_tracker_sees_what_the_cpu_did() {
+    for name in TRACES {
+        let trace = load(name);
+        let Replayed { seen, .. } = replay(&trace);
+        assert_events(name, "spawns", &cpu(&trace, "spawn"), &seen.spawns, 0);
+        assert_events(name, "locks", &cpu(&trace, "lock"), &seen.locks, 0);
+        assert_events(
+            name,
+            "game starts",
+            &cpu(&trace, "game-setup"),
+            &seen.starts,
+            1,
+        );
+        assert_events(
+            name,
+            "game overs",
+            &cpu(&trace, "game-over"),
+            &seen.game_overs,
+            0,
+        );
+    }
+}
+
+/// The phases the CPU's events imply, frame by frame, where they imply one.
+fn implied_phase(frame: &TraceFrame, state: &mut Option<Phase>) -> Option<Phase> {
+    if frame.has("game-over") {
+        *state = Some(Phase::GameOver);
+    } else if frame.has("reset") || frame.has("game-setup") {
+        *state = None;
+    } else if frame.has("wild-generated") {
+        *state = Some(Phase::WildPending);
+    } else if frame.has("spawn") {
+        *state = Some(Phase::Falling);
+    } else if frame.has("lock") {
+        *state = None;
+    }
+    *state
+}
+
+#[test]
+fn the_decoder_agrees_with_the_cpu_on_every_frame() {
+    let mut checked = 0;
+    for name in TRACES {
+        let trace = load(name);
+        let replayed = replay(&trace);
+        let mut state = None;
+        let mut poked = false;
+        for (frame, &(k, phase)) in trace.frames.iter().zip(&replayed.phases) {
+            // A poke writes RAM behind the game's back (over a drawn column, say): until the
+            // game's next event the RAM need not look like any state of it.
+            poked = (poked || !frame.pokes.is_empty()) && frame.events.is_empty();
+            let Some(expected) = implied_phase(frame, &mut state) else {
+                continue;
+            };
+            if poked {
+                continue;
+            }
+            let agrees = match expected {
+                // A frame can end with only the top of the new column drawn; play may pause.
+                Phase::Falling => matches!(phase, Phase::Falling | Phase::Spawning | Phase::Paused),
+                other => phase == other,
+            };
+            assert!(
+                agrees,
+                "{name} frame {k}: decoded {phase}, the CPU was in {expected}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 40_000, "only {checked} frames had a known state");
+}
+
+#[test]
+fn counted_jewels_match_the_counter() {
+    for name in ["player-fast-60k", "player-normal-20k", "start-and-controls"] {
+        let trace = load(name);
+        let replayed = replay(&trace);
+        assert_eq!(
+            replayed.jewels_counted,
+            u64::from(replayed.final_jewels),
+            "{name}"
+        );
+    }
+}
