@@ -250,11 +250,8 @@ fn counters_near_rollover_do_not_confuse_it() {
     play(&mut session, &mut bot, 200, untouched);
     let digits = |value, n| map::decimal_bytes(value, n);
     for (address, bytes) in [
-        (map::SCORE, digits(99_999_900, map::SCORE_DIGITS)),
-        (
-            map::JEWEL_COUNTER,
-            digits(999_995, map::JEWEL_COUNTER_DIGITS),
-        ),
+        (map::SCORE, digits(99_999_900, map::COUNTER_DIGITS)),
+        (map::JEWEL_COUNTER, digits(999_995, map::COUNTER_DIGITS)),
     ] {
         for (i, byte) in bytes.into_iter().enumerate() {
             session.poke(address + i as u16, byte);

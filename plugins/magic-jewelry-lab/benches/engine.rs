@@ -4,7 +4,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use magic_jewelry::engine::{
     lock, reachable, strategy_by_name, strategy_with, AnyEvaluator, Board, Column, Evaluator,
-    InputModel, SpawnState, Strategy, ValueNetwork, WeightedFeatures, Weights,
+    FallState, InputModel, Strategy, ValueNetwork, WeightedFeatures, Weights,
 };
 use magic_jewelry_lab::runner::{play, GameConfig};
 use magic_jewelry_lab::stats::Stats;
@@ -79,13 +79,7 @@ fn placements(c: &mut Criterion) {
     for (name, board) in boards() {
         for speed in [1u8, 63] {
             c.bench_function(&format!("placements/{name}/speed{speed}"), |b| {
-                b.iter(|| {
-                    reachable(
-                        black_box(&board),
-                        SpawnState::spawn(speed),
-                        InputModel::FAST,
-                    )
-                });
+                b.iter(|| reachable(black_box(&board), FallState::spawn(speed), InputModel::FAST));
             });
         }
     }
@@ -100,7 +94,7 @@ fn bench_decisions(c: &mut Criterion, label: &str, strategy: &mut dyn Strategy) 
                     black_box(&board),
                     Column::new(1, 2, 3),
                     Some(Column::new(4, 5, 6)),
-                    SpawnState::default(),
+                    FallState::default(),
                     InputModel::FAST,
                 )
             });

@@ -9,7 +9,7 @@ use anyhow::Context;
 use clap::Parser;
 use magic_jewelry::engine::ColumnGenerator;
 use magic_jewelry::engine::{
-    for_each_result, lock, reachable, Board, Column, InputModel, Smart, SpawnState, Strategy,
+    for_each_result, lock, reachable, Board, Column, FallState, InputModel, Smart, Strategy,
     ValueNetwork, LEVEL0_FALL_SPEED,
 };
 use rayon::prelude::*;
@@ -29,16 +29,16 @@ struct Cli {
 
 /// `smart`'s choice, knowing `current` and `next`: the placement's x and rotations.
 fn smart(net: &ValueNetwork, board: &Board, current: Column, next: Column) -> Option<(u8, u8)> {
-    let start = SpawnState::spawn(LEVEL0_FALL_SPEED);
+    let start = FallState::spawn(LEVEL0_FALL_SPEED);
     let mut search = Smart::new(net);
     let choice = search.choose(board, current, Some(next), start, InputModel::FAST)?;
-    Some((choice.x, choice.rotations))
+    Some((choice.x, choice.arrangement))
 }
 
 /// The placement of `columns[0]` whose board, with `smart`'s best answer to the other two,
 /// scores best.
 fn clairvoyant(net: &ValueNetwork, board: &Board, columns: [Column; 3]) -> Option<(u8, u8)> {
-    let start = SpawnState::spawn(LEVEL0_FALL_SPEED);
+    let start = FallState::spawn(LEVEL0_FALL_SPEED);
     let placements = reachable(board, start, InputModel::FAST);
     let mut search = Smart::new(net);
     let mut best: Option<(f64, u8, u8)> = None;
@@ -52,7 +52,7 @@ fn clairvoyant(net: &ValueNetwork, board: &Board, columns: [Column; 3]) -> Optio
         };
         let score = answer.score - f64::from(after.jewels());
         if best.is_none_or(|b| score > b.0) {
-            best = Some((score, p.x, p.rotations));
+            best = Some((score, p.x, p.arrangement));
         }
     });
     best.map(|(_, x, rotations)| (x, rotations))

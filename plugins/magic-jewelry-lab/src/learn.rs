@@ -26,7 +26,7 @@ use super::{mix_seed, progress_bar};
 use anyhow::{bail, Context};
 use magic_jewelry::engine::eval::value::Active;
 use magic_jewelry::engine::{
-    Board, Game, InputModel, Simple, Smart, SpawnState, Strategy, ValueNetwork, LEVEL0_FALL_SPEED,
+    Board, FallState, Game, InputModel, Simple, Smart, Strategy, ValueNetwork, LEVEL0_FALL_SPEED,
 };
 use rayon::prelude::*;
 use serde::Serialize;
@@ -176,13 +176,13 @@ struct Step {
 }
 
 fn choose(net: &ValueNetwork, search: Search, game: &Game) -> Option<(u8, u8)> {
-    let start = SpawnState::spawn(game.fall_speed());
+    let start = FallState::spawn(game.fall_speed());
     let (board, current, next) = (game.board(), game.current(), Some(game.next()));
     let choice = match search {
         Search::Simple => Simple::new(net).choose(board, current, next, start, InputModel::FAST),
         Search::Smart => Smart::new(net).choose(board, current, next, start, InputModel::FAST),
     }?;
-    Some((choice.x, choice.rotations))
+    Some((choice.x, choice.arrangement))
 }
 
 /// Moves the pending afterstates on by one move that led to `after` (`None`: the game was

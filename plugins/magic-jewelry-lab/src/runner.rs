@@ -2,7 +2,7 @@
 //! `compare`, `train` and `bench` run it; `learn` steps the same [`Game`] in lockstep.
 
 use super::stats::Stats;
-use magic_jewelry::engine::{Game, InputModel, SpawnState, Strategy, Turn};
+use magic_jewelry::engine::{FallState, Game, InputModel, Strategy, Turn};
 use std::time::{Duration, Instant};
 
 /// How the simulated game runs.
@@ -39,7 +39,7 @@ pub fn run(
     mut on_turn: impl FnMut(&Turn, Option<Duration>),
 ) {
     let mut game = Game::new(seed, config.wild_every, config.fall_speed);
-    let start = SpawnState::spawn(game.fall_speed());
+    let start = FallState::spawn(game.fall_speed());
     for _ in 0..columns {
         let began = config.timed.then(Instant::now);
         let choice = strategy.choose(
@@ -50,7 +50,7 @@ pub fn run(
             config.input,
         );
         let elapsed = began.map(|t| t.elapsed());
-        let turn = game.play(choice.map(|c| (c.x, c.rotations)));
+        let turn = game.play(choice.map(|c| (c.x, c.arrangement)));
         on_turn(&turn, elapsed);
     }
 }

@@ -219,3 +219,90 @@ fn counted_jewels_match_the_counter() {
         );
     }
 }
+
+/// The input rules the search and the injector plan with ([`FallState::step`]) predict the
+/// real game's falling column frame by frame: position, arrangement, timer, soft drop and lock.
+/// Left out are a direction held two frames running (its auto-repeat the plans never use) and
+/// Down released in the middle of a soft drop (which the plans never do: it races the game's
+/// interrupt).
+#[test]
+fn the_input_rules_predict_the_real_column_frame_by_frame() {
+    use jewelbot_plugin::Buttons;
+    use magic_jewelry::engine::{Board, Column, FallState};
+    let mut predicted = 0;
+    let mut locks = 0;
+    for name in TRACES {
+        let trace = load(name);
+        let mut frames = trace.replay();
+        let mut before: Option<(GameView, Buttons)> = None;
+        while let Some((frame, ram)) = frames.next() {
+            let Ok(view) = GameView::decode(ram) else {
+                before = None;
+                continue;
+            };
+            if let Some((last, held)) = before.take() {
+                let repeat = (held.contains(Buttons::LEFT)
+                    && frame.buttons.contains(Buttons::LEFT))
+                    || (held.contains(Buttons::RIGHT) && frame.buttons.contains(Buttons::RIGHT));
+                let released = last.soft_drop
+                    && held.contains(Buttons::DOWN)
+                    && !frame.buttons.contains(Buttons::DOWN);
+                let paused = frame.buttons.contains(Buttons::START) || view.phase == Phase::Paused;
+                let clean = frame.pokes.is_empty()
+                    && !frame.has("spawn")
+                    && !repeat
+                    && !released
+                    && !paused;
+                if let (Some(column), Ok(board), true) =
+                    (last.falling, Board::from_grid(&last.board.0), clean)
+                {
+                    let mut rest = [0i8; 6];
+                    for (x, r) in rest.iter_mut().enumerate() {
+                        *r = board.rest_row(x);
+                    }
+                    let mut state = FallState {
+                        x: column.x,
+                        y: column.y as i8,
+                        arrangement: 0,
+                        timer: last.fall_timer,
+                        speed: last.fall_speed,
+                        armed: last.soft_drop,
+                        held,
+                    };
+                    let locked = state.step(&rest, frame.buttons);
+                    let k = frame.number;
+                    assert_eq!(locked, frame.has("lock"), "{name} frame {k}: lock");
+                    if locked {
+                        locks += 1;
+                    } else {
+                        let jewels = Column(column.jewels).arranged(state.arrangement);
+                        let Some(now) = view.falling else {
+                            panic!(
+                                "{name} frame {k}: {} after {held}, now {}",
+                                frame.buttons, view.phase
+                            );
+                        };
+                        assert_eq!(
+                            (
+                                now.x,
+                                now.y as i8,
+                                Column(now.jewels),
+                                view.fall_timer,
+                                view.soft_drop
+                            ),
+                            (state.x, state.y, jewels, state.timer, state.armed),
+                            "{name} frame {k} with {} after {held}",
+                            frame.buttons
+                        );
+                        predicted += 1;
+                    }
+                }
+            }
+            before = (view.phase == Phase::Falling).then_some((view, frame.buttons));
+        }
+    }
+    assert!(
+        predicted > 35_000 && locks > 500,
+        "{predicted} frames, {locks} locks"
+    );
+}

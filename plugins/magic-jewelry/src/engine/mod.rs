@@ -11,23 +11,23 @@
 //! # API for the plug-in
 //!
 //! ```
-//! use magic_jewelry::engine::{self, Board, Column, InputModel, SpawnState, Weights};
+//! use magic_jewelry::engine::{self, Board, Column, InputModel, FallState, Weights};
 //!
 //! // The settled playfield from RAM: 15 rows of 6 cells, index 0 is row -2 (the falling
 //! // column masked out).
 //! let grid = [[0u8; 6]; 15];
 //! let board = Board::from_grid(&grid).expect("a settled board");
 //! // Where the falling column is and how fast it falls ($56, $57, $59, $5B).
-//! let start = SpawnState { x: 3, y: 0, fall_timer: 0, fall_speed: 63 };
+//! let start = FallState { x: 3, y: 0, fall_timer: 0, fall_speed: 63 };
 //! let mut ai = engine::strategy_by_name("smart", &Weights::PUBLISHED).expect("known name");
 //! let decision = ai
 //!     .decide(&board, Column::new(1, 2, 3), Some(Column::new(4, 5, 6)), start, InputModel::FAST)
 //!     .expect("the column can move");
 //! // Hold decision.timeline.frames[k] on the k-th frame from now, then its finish until it locks.
-//! assert!(decision.x < 6 && decision.rotations < 3);
+//! assert!(decision.x < 6 && decision.arrangement < 3);
 //! // What the lock does (the simulator's rules):
 //! let mut after = board;
-//! let outcome = engine::lock(&mut after, Column::new(1, 2, 3).rotated(decision.rotations), decision.x as usize)
+//! let outcome = engine::lock(&mut after, Column::new(1, 2, 3).rotated(decision.arrangement), decision.x as usize)
 //!     .expect("the column fits");
 //! assert!(!outcome.game_over);
 //! ```
@@ -60,7 +60,7 @@ pub use rules::{
 };
 pub use search::{
     for_each_result, reachable, strategy_by_name, strategy_with, Choice, Decision, Deep,
-    DeepConfig, InputModel, Move, Placement, Placements, Simple, Smart, SpawnState, Strategy,
+    DeepConfig, FallState, InputModel, Move, Placement, Placements, Simple, Smart, Strategy,
     Timeline, UnknownStrategy, STRATEGY_NAMES,
 };
 

@@ -3,7 +3,7 @@
 use super::eval::features::completions;
 use super::rules::board::{Board, Column, VISIBLE_ROWS, WIDTH};
 use super::rules::resolve::{lock, matches};
-use super::search::input::{InputModel, SpawnState};
+use super::search::input::{FallState, InputModel};
 use super::search::placement::reachable;
 use proptest::prelude::*;
 
@@ -57,10 +57,10 @@ proptest! {
             }
         }
         for input in [InputModel::FAST, InputModel::normal(interval)] {
-            let found = reachable(&board, SpawnState::spawn(speed), input);
+            let found = reachable(&board, FallState::spawn(speed), input);
             let mut seen = std::collections::HashSet::new();
             for p in found.as_slice() {
-                prop_assert!(seen.insert((p.x, p.rotations)));
+                prop_assert!(seen.insert((p.x, p.arrangement)));
                 prop_assert_eq!(p.y, board.rest_row(p.x as usize));
                 prop_assert!(p.y >= 0);
             }

@@ -1,8 +1,20 @@
-//! Presses a plan's timeline frame by frame and checks in RAM that each move took effect.
+//! Presses a plan's timeline frame by frame and checks in RAM, every frame, that the column is
+//! where the game's input rules say the presses put it.
 
 use super::plan::Plan;
-use crate::engine::{Column, Move};
+use crate::engine::rules::board::WIDTH;
+use crate::engine::{Column, FallState};
 use jewelbot_plugin::Buttons;
+
+/// What the column looks like in RAM, as far as the injector checks it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seen {
+    pub x: u8,
+    pub y: u8,
+    pub jewels: Column,
+    /// Soft drop armed ($65).
+    pub armed: bool,
+}
 
 /// What the injector saw and did this frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,11 +31,11 @@ pub enum Step {
 pub struct Injector {
     /// The next frame of the timeline to press.
     cursor: usize,
-    /// Where the column must be after the move pressed last frame.
-    pending: Option<(u8, Column)>,
-    /// Moves that did not take effect.
+    /// The column as the input rules predict it after the last frame pressed.
+    predicted: Option<FallState>,
+    /// Frames on which RAM showed the column elsewhere than predicted.
     pub misses: u64,
-    /// Moves confirmed in RAM.
+    /// Frames that went as predicted.
     pub confirmed: u64,
 }
 
@@ -31,28 +43,37 @@ impl Injector {
     /// Starts a new timeline (new column, new plan).
     pub fn restart(&mut self) {
         self.cursor = 0;
-        self.pending = None;
+        self.predicted = None;
     }
 
-    /// One frame: `x` and `jewels` are the falling column as RAM shows it now.
-    pub fn step(&mut self, plan: &Plan, x: u8, jewels: Column) -> Step {
-        if let Some(expected) = self.pending.take() {
-            if (x, jewels) == expected {
+    /// One frame: `seen` is the falling column as RAM shows it now, `rest` the rest rows of the
+    /// settled board it falls over.
+    pub fn step(&mut self, plan: &Plan, seen: Seen, rest: &[i8; WIDTH]) -> Step {
+        let state = match self.predicted.take() {
+            Some(predicted) => {
+                let expected = Seen {
+                    x: predicted.x,
+                    y: predicted.y as u8,
+                    jewels: plan.jewels.arranged(predicted.arrangement),
+                    armed: predicted.armed,
+                };
+                if expected != seen {
+                    self.misses += 1;
+                    return Step::Replan;
+                }
                 self.confirmed += 1;
-            } else {
-                self.misses += 1;
-                return Step::Replan;
+                predicted
             }
-        }
-        let timeline = &plan.timeline;
-        let Some(&buttons) = timeline.frames.get(self.cursor) else {
-            if !plan.is_on_target(x, jewels) {
-                return Step::Replan;
-            }
-            return Step::Press(timeline.finish);
+            None if self.cursor == 0 => plan.start,
+            // The timeline ran out and the column should have locked by now.
+            None => return Step::Replan,
         };
+        let buttons = plan.timeline.buttons_at(self.cursor);
         self.cursor += 1;
-        self.pending = Move::of_press(buttons).map(|m| m.apply(x, jewels));
+        let mut next = state;
+        if !next.step(rest, buttons) {
+            self.predicted = Some(next);
+        }
         Step::Press(buttons)
     }
 }
@@ -68,6 +89,8 @@ mod tests {
             target_x: x,
             target_jewels: jewels,
             target_y: 12,
+            jewels: Column::new(1, 2, 3),
+            start: FallState::spawn(63),
             timeline: Timeline {
                 frames: frames.to_vec(),
                 finish: Buttons::DOWN,
@@ -76,53 +99,65 @@ mod tests {
         }
     }
 
+    /// The game's answer to a frame's buttons, by the same rules.
+    fn game_step(state: &mut FallState, rest: [i8; WIDTH], buttons: Buttons) -> Seen {
+        state.step(&rest, buttons);
+        Seen {
+            x: state.x,
+            y: state.y as u8,
+            jewels: Column::new(1, 2, 3).arranged(state.arrangement),
+            armed: state.armed,
+        }
+    }
+
     #[test]
     fn presses_the_timeline_then_holds_the_finish() {
         use Buttons as B;
+        let rest = [12; WIDTH];
         let start = Column::new(1, 2, 3);
-        let plan = plan(&[B::A, B::NONE, B::LEFT, B::NONE], 2, start.cycled());
+        let plan = plan(&[B::A, B::DOWN, B::LEFT | B::DOWN], 2, start.cycled());
         let mut injector = Injector::default();
-        injector.restart();
-        let mut x = 3;
-        let mut jewels = start;
+        let mut game = plan.start;
+        let mut seen = Seen {
+            x: 3,
+            y: 0,
+            jewels: start,
+            armed: false,
+        };
         let mut pressed = Vec::new();
-        for _ in 0..8 {
-            let Step::Press(buttons) = injector.step(&plan, x, jewels) else {
+        for _ in 0..6 {
+            let Step::Press(buttons) = injector.step(&plan, seen, &rest) else {
                 panic!("no replan expected");
             };
             pressed.push(buttons);
-            // The game obeys each press within the frame.
-            if buttons == B::A {
-                jewels = jewels.cycled();
-            } else if buttons == B::LEFT {
-                x -= 1;
-            }
+            seen = game_step(&mut game, rest, buttons);
         }
         assert_eq!(
             pressed,
-            [
-                B::A,
-                B::NONE,
-                B::LEFT,
-                B::NONE,
-                B::DOWN,
-                B::DOWN,
-                B::DOWN,
-                B::DOWN
-            ]
+            [B::A, B::DOWN, B::LEFT | B::DOWN, B::DOWN, B::DOWN, B::DOWN]
         );
-        assert_eq!(injector.confirmed, 2);
+        assert_eq!((injector.confirmed, injector.misses), (5, 0));
+        assert_eq!((seen.x, seen.jewels), (2, start.cycled()));
     }
 
     #[test]
     fn a_lost_press_asks_for_a_new_plan() {
+        let rest = [12; WIDTH];
         let start = Column::new(1, 2, 3);
         let plan = plan(&[Buttons::RIGHT, Buttons::NONE, Buttons::RIGHT], 5, start);
         let mut injector = Injector::default();
-        injector.restart();
-        assert_eq!(injector.step(&plan, 3, start), Step::Press(Buttons::RIGHT));
+        let seen = Seen {
+            x: 3,
+            y: 0,
+            jewels: start,
+            armed: false,
+        };
+        assert_eq!(
+            injector.step(&plan, seen, &rest),
+            Step::Press(Buttons::RIGHT)
+        );
         // The game did not move the column.
-        assert_eq!(injector.step(&plan, 3, start), Step::Replan);
+        assert_eq!(injector.step(&plan, seen, &rest), Step::Replan);
         assert_eq!(injector.misses, 1);
     }
 }

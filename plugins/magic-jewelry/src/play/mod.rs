@@ -1,34 +1,32 @@
-//! Plays the game through the controller: decides where each column goes when it spawns and
-//! presses the buttons to get it there, never writing the game's state.
+//! Plays the game through the controller from power-on, forever: starts games, unpauses,
+//! decides where each column goes when it spawns, and presses the buttons to get it there
+//! frame by frame, never writing the game's state.
 
 pub mod injector;
 pub mod plan;
 pub mod tracker;
 
-use crate::engine::{self, AnyEvaluator, Board, Column, InputModel, SpawnState, Strategy};
+use crate::engine::rules::board::WIDTH;
+use crate::engine::{self, AnyEvaluator, Board, Column, FallState, InputModel, Strategy};
 use crate::game_view::{GameView, Phase};
-use injector::{Injector, Step};
+use injector::{Injector, Seen, Step};
 use jewelbot_plugin::Buttons;
 use plan::Plan;
 use std::fmt;
 use std::time::Duration;
 use tracker::Events;
 
-/// Frames between two presses of Start on the title or game-over screen.
-const START_INTERVAL: u32 = 30;
-/// Frames without a column to steer after which the game is taken to be waiting for Start
-/// (a title or game-over screen the RAM map cannot tell apart, or a pause).
-const STUCK_FRAMES: u32 = 300;
 /// Re-plans of one column before the player gives up on it and lets it fall.
 const MAX_REPLANS: u32 = 8;
 
 /// How the AI presses buttons.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mode {
-    /// A pace a person can follow: a tap every 10 frames, natural falling.
+    /// A pace a person can follow: a press every 10 frames, the column left to fall.
     #[default]
     Normal,
-    /// As fast as the game accepts: a tap every 2 frames, then soft drop.
+    /// As few frames a column as the game allows: a press every frame it takes one, the soft
+    /// drop armed as early as the moves allow.
     Fast,
 }
 
@@ -75,6 +73,7 @@ impl std::str::FromStr for Mode {
 pub struct PlayerStats {
     pub decisions: u64,
     pub replans: u64,
+    /// Frames on which RAM showed the column elsewhere than the presses should have put it.
     pub missed_presses: u64,
     pub confirmed_presses: u64,
     /// Sum of decision times, for the mean.
@@ -89,9 +88,8 @@ pub struct Player {
     plan: Option<Plan>,
     replans: u32,
     injector: Injector,
-    start_timer: u32,
-    /// Frames since a column was last under control.
-    idle_frames: u32,
+    /// The buttons returned for the frame now running: the game's "held last frame".
+    pressed: Buttons,
     stats: PlayerStats,
 }
 
@@ -103,8 +101,7 @@ impl Player {
             plan: None,
             replans: 0,
             injector: Injector::default(),
-            start_timer: 0,
-            idle_frames: 0,
+            pressed: Buttons::NONE,
             stats: PlayerStats::default(),
         }
     }
@@ -136,6 +133,11 @@ impl Player {
         }
     }
 
+    /// Limits the time of one decision (`None`: none, so every run makes the same choices).
+    pub fn set_budget(&mut self, budget: Option<Duration>) {
+        self.strategy.set_budget(budget);
+    }
+
     pub fn plan(&self) -> Option<&Plan> {
         self.plan.as_ref()
     }
@@ -147,55 +149,49 @@ impl Player {
         stats
     }
 
-    /// Forgets the column in hand (after a reset or state load).
+    /// Forgets the column in hand (after a reset or state load, or when control changes).
     pub fn forget(&mut self) {
         self.plan = None;
         self.injector.restart();
+        self.pressed = Buttons::NONE;
     }
 
     /// The buttons to hold during the next frame, given this frame's view.
     pub fn on_frame(&mut self, view: &GameView, events: Events) -> Buttons {
-        match view.phase {
-            Phase::Title | Phase::GameOver => {
-                self.plan = None;
-                self.press_start_now_and_then()
-            }
-            Phase::Clearing => {
-                // Stay off the controller during the clear animation.
-                self.plan = None;
-                self.idle_frames = 0;
-                Buttons::NONE
-            }
-            _ => {
-                // Nothing to steer, unless nothing has happened for so long that the game
-                // must be waiting for Start.
-                self.plan = None;
-                self.idle_frames = self.idle_frames.saturating_add(1);
-                if self.idle_frames > STUCK_FRAMES {
-                    self.press_start_now_and_then()
-                } else {
-                    Buttons::NONE
-                }
-            }
-            Phase::Falling => {
-                self.start_timer = 0;
-                self.idle_frames = 0;
-                if events.spawned {
-                    self.plan = None;
-                    self.replans = 0;
-                }
-                self.steer(view)
-            }
+        if events.spawned {
+            self.plan = None;
+            self.replans = 0;
         }
+        let buttons = match view.phase {
+            // The title takes Start from its first frame: a press every other frame until the
+            // game sets up.
+            Phase::Title | Phase::Paused => self.tap(Buttons::START),
+            // After a game over the game waits for Start held, and resets; holding it on through
+            // the reset starts the next game.
+            Phase::GameOver => Buttons::START,
+            Phase::Setup if self.pressed.contains(Buttons::START) => Buttons::START,
+            Phase::Falling => self.steer(view),
+            // Set-up, clears, wild columns and spawns: presses there are lost or do harm.
+            Phase::Setup
+            | Phase::Clearing
+            | Phase::WildPending
+            | Phase::WildResolving
+            | Phase::BetweenColumns
+            | Phase::Spawning => Buttons::NONE,
+        };
+        if view.phase != Phase::Falling {
+            self.plan = None;
+        }
+        self.pressed = buttons;
+        buttons
     }
 
-    fn press_start_now_and_then(&mut self) -> Buttons {
-        self.start_timer += 1;
-        if self.start_timer >= START_INTERVAL {
-            self.start_timer = 0;
-            Buttons::START
-        } else {
+    /// `button` newly pressed on every other frame.
+    fn tap(&self, button: Buttons) -> Buttons {
+        if self.pressed.contains(button) {
             Buttons::NONE
+        } else {
+            button
         }
     }
 
@@ -203,20 +199,32 @@ impl Player {
         let Some(falling) = view.falling else {
             return Buttons::NONE;
         };
+        let Ok(board) = Board::from_grid(&view.board.0) else {
+            return Buttons::NONE;
+        };
+        let mut rest = [0i8; WIDTH];
+        for (x, r) in rest.iter_mut().enumerate() {
+            *r = board.rest_row(x);
+        }
         let jewels = Column(falling.jewels);
-        let input = self.mode.input_model();
+        let seen = Seen {
+            x: falling.x,
+            y: falling.y,
+            jewels,
+            armed: view.soft_drop,
+        };
         for _ in 0..2 {
             if self.plan.is_none() {
                 if self.replans > MAX_REPLANS {
                     return Buttons::NONE;
                 }
-                self.plan = self.decide(view, jewels, input);
+                self.plan = self.decide(view, &board, jewels);
                 self.injector.restart();
             }
-            let Some(plan) = self.plan.as_mut() else {
+            let Some(plan) = self.plan.as_ref() else {
                 return Buttons::NONE;
             };
-            match self.injector.step(plan, falling.x, jewels) {
+            match self.injector.step(plan, seen, &rest) {
                 Step::Press(buttons) => return buttons,
                 Step::Replan => {
                     self.plan = None;
@@ -228,27 +236,26 @@ impl Player {
         Buttons::NONE
     }
 
-    fn decide(&mut self, view: &GameView, jewels: Column, input: InputModel) -> Option<Plan> {
+    fn decide(&mut self, view: &GameView, board: &Board, jewels: Column) -> Option<Plan> {
         let falling = view.falling?;
-        let board = Board::from_grid(&view.board.0).ok()?;
         let next = Column(view.next);
-        let start = SpawnState {
+        let start = FallState {
             x: falling.x,
             y: falling.y as i8,
-            fall_timer: view.fall_timer,
-            fall_speed: view.fall_speed,
+            arrangement: 0,
+            timer: view.fall_timer,
+            speed: view.fall_speed,
+            armed: view.soft_drop,
+            held: self.pressed,
         };
-        let decision = self.strategy.decide(
-            &board,
-            jewels,
-            next.is_valid().then_some(next),
-            start,
-            input,
-        )?;
+        let input = self.mode.input_model();
+        let decision =
+            self.strategy
+                .decide(board, jewels, next.is_valid().then_some(next), start, input)?;
         self.stats.decisions += 1;
         self.stats.decision_time += decision.elapsed;
         self.stats.max_decision_time = self.stats.max_decision_time.max(decision.elapsed);
-        Some(Plan::new(&decision, jewels))
+        Some(Plan::new(&decision, jewels, start))
     }
 }
 
@@ -257,40 +264,53 @@ mod tests {
     use super::*;
     use crate::memory_map as map;
 
-    fn view(clear_timer: u8) -> GameView {
+    fn view(phase_bytes: &[(u16, u8)]) -> GameView {
         let mut ram = [0u8; 0x800];
         ram[map::FALL_SPEED as usize] = 63;
+        ram[map::SPEED_IN_FORCE as usize] = 63;
         ram[map::CURRENT_COLUMN as usize..][..3].copy_from_slice(&[1, 2, 3]);
         ram[map::NEXT_COLUMN as usize..][..3].copy_from_slice(&[4, 5, 6]);
-        ram[map::CLEAR_TIMER as usize] = clear_timer;
+        for &(address, value) in phase_bytes {
+            ram[address as usize] = value;
+        }
         GameView::decode(&ram).expect("consistent")
     }
 
-    fn presses_of_start(player: &mut Player, view: &GameView, frames: u32) -> usize {
+    fn player() -> Player {
+        Player::with_strategy_name("simple", &AnyEvaluator::default(), Mode::Fast)
+            .expect("simple exists")
+    }
+
+    fn presses(player: &mut Player, view: &GameView, frames: u32) -> Vec<Buttons> {
         (0..frames)
-            .filter(|_| player.on_frame(view, Events::default()) == Buttons::START)
-            .count()
+            .map(|_| player.on_frame(view, Events::default()))
+            .collect()
     }
 
     #[test]
-    fn long_clear_animations_never_get_a_start_press() {
-        let mut player = Player::with_strategy_name("simple", &AnyEvaluator::default(), Mode::Fast)
-            .expect("simple exists");
-        let clearing = view(10);
-        assert_eq!(clearing.phase, Phase::Clearing);
-        assert_eq!(presses_of_start(&mut player, &clearing, 2000), 0);
-    }
-
-    #[test]
-    fn a_game_that_stops_spawning_gets_start_pressed() {
-        let mut player = Player::with_strategy_name("simple", &AnyEvaluator::default(), Mode::Fast)
-            .expect("simple exists");
-        let waiting = view(0);
-        assert_eq!(waiting.phase, Phase::WaitingForSpawn);
-        assert_eq!(presses_of_start(&mut player, &waiting, STUCK_FRAMES), 0);
+    fn the_title_gets_start_at_once_and_every_other_frame() {
+        let title = view(&[(map::TITLE, map::TITLE_SHOWN)]);
+        assert_eq!(title.phase, Phase::Title);
+        let pressed = presses(&mut player(), &title, 4);
         assert_eq!(
-            presses_of_start(&mut player, &waiting, 10 * START_INTERVAL),
-            10
+            pressed,
+            [Buttons::START, Buttons::NONE, Buttons::START, Buttons::NONE]
         );
+    }
+
+    #[test]
+    fn clears_never_get_a_press() {
+        let clearing = view(&[(map::CLEARING, 4), (map::ANIMATION, 12)]);
+        assert_eq!(clearing.phase, Phase::Clearing);
+        assert!(presses(&mut player(), &clearing, 2000)
+            .iter()
+            .all(|b| b.is_empty()));
+    }
+
+    #[test]
+    fn a_pause_is_lifted() {
+        let paused = view(&[(map::PAUSE, 0xFF)]);
+        assert_eq!(paused.phase, Phase::Paused);
+        assert_eq!(presses(&mut player(), &paused, 1), [Buttons::START]);
     }
 }

@@ -1,7 +1,7 @@
 //! A decision the player is carrying out: where the column goes and the timeline that gets it
 //! there.
 
-use crate::engine::{Column, Decision, Timeline};
+use crate::engine::{Column, Decision, FallState, Timeline};
 use std::time::Duration;
 
 /// Where the current column goes and the buttons that take it there.
@@ -11,17 +11,23 @@ pub struct Plan {
     pub target_jewels: Column,
     /// Row of the bottom jewel when it locks.
     pub target_y: i8,
+    /// The column's jewels when the plan was made: the timeline's arrangements count from them.
+    pub jewels: Column,
+    /// The column's state when the plan was made.
+    pub start: FallState,
     /// The buttons, frame by frame from the decision on.
     pub timeline: Timeline,
     pub decision_time: Duration,
 }
 
 impl Plan {
-    pub fn new(decision: &Decision, jewels: Column) -> Self {
+    pub fn new(decision: &Decision, jewels: Column, start: FallState) -> Self {
         Self {
             target_x: decision.x,
-            target_jewels: jewels.rotated(decision.rotations),
+            target_jewels: jewels.arranged(decision.arrangement),
             target_y: decision.y,
+            jewels,
+            start,
             timeline: decision.timeline.clone(),
             decision_time: decision.elapsed,
         }

@@ -71,6 +71,18 @@ pub enum GridError {
     Floating { row: i8, column: usize },
 }
 
+/// Arrangements of a column's three jewels, as permutations of the positions of the one it
+/// started in (top, middle, bottom): 0-2 are 0-2 rotations (A or B: the bottom jewel to the
+/// top), 3-5 a swap of top and bottom (Select with A or B) then 0-2 rotations.
+pub const ARRANGEMENTS: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [2, 0, 1],
+    [1, 2, 0],
+    [2, 1, 0],
+    [0, 2, 1],
+    [1, 0, 2],
+];
+
 /// Three jewels, top to bottom.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Column(pub [u8; 3]);
@@ -117,6 +129,27 @@ impl Column {
     /// True when every jewel is a colour 1-6 or the column is all wild.
     pub fn is_valid(self) -> bool {
         self == Self::WILD || self.0.iter().all(|&c| (1..=COLOURS).contains(&c))
+    }
+
+    /// The column in arrangement `arrangement` (0-5; see [`ARRANGEMENTS`]): 0-2 are rotations,
+    /// 3-5 a swap of top and bottom then rotations.
+    pub fn arranged(self, arrangement: u8) -> Self {
+        let p = ARRANGEMENTS[arrangement as usize % ARRANGEMENTS.len()];
+        Self([self.0[p[0]], self.0[p[1]], self.0[p[2]]])
+    }
+
+    /// Which of the first `count` arrangements (3 or 6) give distinct columns (bit a set for
+    /// arrangement a): a column with repeated colours needs fewer, so the search skips the
+    /// duplicates.
+    pub fn distinct_arrangements(self, count: u8) -> u8 {
+        let mut mask = 0u8;
+        for a in 0..count.min(6) {
+            let column = self.arranged(a);
+            if (0..a).all(|b| mask >> b & 1 == 0 || self.arranged(b) != column) {
+                mask |= 1 << a;
+            }
+        }
+        mask
     }
 
     /// Which of the 3 rotations give distinct arrangements (bit r set for rotation r): a
@@ -433,6 +466,10 @@ mod tests {
         assert_eq!(c.distinct_rotations(), 0b111);
         assert_eq!(Column::new(1, 1, 1).distinct_rotations(), 0b001);
         assert_eq!(Column::new(1, 2, 1).distinct_rotations(), 0b111);
+        assert_eq!(c.distinct_arrangements(6), 0b11_1111);
+        assert_eq!(Column::new(1, 2, 1).distinct_arrangements(6), 0b00_0111);
+        assert_eq!(Column::new(1, 1, 1).distinct_arrangements(6), 0b00_0001);
+        assert_eq!(c.arranged(3), Column::new(3, 4, 2));
     }
 
     #[test]

@@ -68,16 +68,17 @@ impl Game {
         self.fall_speed
     }
 
-    /// Places the current column at column `x` after `rotations` presses of A/B (`None`: it
+    /// Places the current column at column `x` in arrangement `arrangement` (0-2 rotations,
+    /// 3-5 a swap then rotations; `None`: it
     /// could not move, and the game is lost), resolves everything, starts a new board after a
     /// game over, and brings on the next column.
     pub fn play(&mut self, placement: Option<(u8, u8)>) -> Turn {
         let wild = self.current.is_wild();
         let was_empty = self.board.is_empty();
-        let outcome = placement.and_then(|(x, rotations)| {
+        let outcome = placement.and_then(|(x, arrangement)| {
             lock(
                 &mut self.board,
-                self.current.rotated(rotations),
+                self.current.arranged(arrangement),
                 usize::from(x),
             )
             .ok()

@@ -1,96 +1,173 @@
-//! The game's input rules, in one place: what a press does to the falling column ([`Move`]),
-//! how fast the player presses ([`InputModel`]), and the [`Timeline`] of buttons a plan becomes,
-//! from the search's path to the injector's frame-by-frame presses.
+//! The game's input rules, in one place (`docs/magic-jewelry.md`, "Controls"): what a frame's
+//! buttons do to the falling column ([`FallState::step`]), how the player presses
+//! ([`InputModel`]), and the [`Timeline`] of buttons a plan becomes, from the search's path to
+//! the injector's frame-by-frame presses.
 //!
-//! The frame model (from the documented observations):
-//! - each frame, a newly pressed Left/Right moves the column if the cells are free, and a
-//!   newly pressed A/B cycles its jewels; then the fall timer counts up, and when it reaches
-//!   the fall speed it restarts and the column either falls a row or, if it cannot, locks;
-//! - so after landing the column waits one more fall period (it can still slide), then locks;
-//! - Down held drops a row every 2 frames and locks on landing.
+//! The frame model, checked frame by frame against the real game's traces:
+//! - only a *new* press acts, and only one a frame: A or B (a swap of top and bottom with Select
+//!   held, else a rotation), else Right, else Left, else Down;
+//! - a move is refused at the walls and when the cells beside the column are taken;
+//! - Down's first new press after a spawn arms the soft drop; while it is armed and Down is
+//!   held the column falls a row every 2 frames, otherwise every `speed` frames;
+//! - then the fall timer counts up; when it reaches the speed in force it restarts, and the
+//!   column falls a row or, resting, locks where it stands.
 //!
-//! The player is modelled by taps only: one button pressed for a frame, then released until
-//! the next tap interval. Holding a direction repeats after 6 then every 8 frames, slower than
-//! tapping every 2 frames, so taps reach everything holds reach. One button per tap: the search
-//! never relies on two buttons changing in the same frame.
+//! Holding Left or Right repeats the move after 6-8 frames, slower than tapping, so plans only
+//! tap. A move pressed on the frame a resting column locks races the game's interrupt and is
+//! sometimes lost: plans never press on that frame.
 
+use crate::engine::rules::board::WIDTH;
 use crate::engine::rules::{Column, LEVEL0_FALL_SPEED, SPAWN_X, SPAWN_Y};
 use jewelbot_plugin::Buttons;
 use serde::{Deserialize, Serialize};
 
-/// Where the falling column is and how its fall timer stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SpawnState {
+/// Frames per row while the soft drop runs.
+pub const SOFT_DROP_SPEED: u8 = 2;
+
+/// The falling column as the game keeps it from frame to frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FallState {
     /// Column, 0-5.
     pub x: u8,
     /// Row of the bottom jewel, 0-12.
     pub y: i8,
-    /// Frames counted towards the next fall.
-    pub fall_timer: u8,
-    /// Frames per row (1 or more; 0 is read as 1).
-    pub fall_speed: u8,
+    /// Arrangement of the column's jewels from the state's start ([`Column::arranged`]).
+    pub arrangement: u8,
+    /// Frames counted towards the next row ($59).
+    pub timer: u8,
+    /// The level's frames per row ($5B; 0 is read as 1).
+    pub speed: u8,
+    /// Soft drop armed ($65).
+    pub armed: bool,
+    /// Buttons held on the frame before: only buttons not held then are new presses.
+    pub held: Buttons,
 }
 
-impl SpawnState {
-    /// A column that has just spawned.
-    pub const fn spawn(fall_speed: u8) -> Self {
+impl FallState {
+    /// A column that has just spawned, with nothing held.
+    pub const fn spawn(speed: u8) -> Self {
         Self {
             x: SPAWN_X,
             y: SPAWN_Y,
-            fall_timer: 0,
-            fall_speed,
+            arrangement: 0,
+            timer: 0,
+            speed,
+            armed: false,
+            held: Buttons::NONE,
         }
     }
 
-    /// The fall speed the simulation uses (never 0).
-    pub const fn speed(&self) -> u8 {
-        if self.fall_speed == 0 {
-            1
+    /// Frames per row in force with `held` down: 2 while the soft drop runs.
+    pub fn speed_in_force(&self, held: Buttons) -> u8 {
+        if self.armed && held.contains(Buttons::DOWN) {
+            SOFT_DROP_SPEED
         } else {
-            self.fall_speed
+            self.speed.max(1)
         }
+    }
+
+    /// Runs one frame with `buttons` held over settled stacks whose rest rows are `rest` (the
+    /// row a column's bottom jewel rests on in each column). Returns true when the column
+    /// locked at the end of the frame.
+    pub fn step(&mut self, rest: &[i8; WIDTH], buttons: Buttons) -> bool {
+        let new = Buttons::from_bits(buttons.bits() & !self.held.bits());
+        match Move::of_press(new, buttons) {
+            Some(Move::Left) if self.x > 0 && self.y <= rest[self.x as usize - 1] => self.x -= 1,
+            Some(Move::Right)
+                if (self.x as usize) < WIDTH - 1 && self.y <= rest[self.x as usize + 1] =>
+            {
+                self.x += 1;
+            }
+            Some(Move::Rotate) => self.arrangement = ARRANGEMENT_AFTER[self.arrangement as usize].0,
+            Some(Move::Swap) => self.arrangement = ARRANGEMENT_AFTER[self.arrangement as usize].1,
+            None if new.contains(Buttons::DOWN) => self.armed = true,
+            // A refused move, or nothing pressed.
+            _ => {}
+        }
+        self.held = buttons;
+        self.timer = self.timer.saturating_add(1);
+        if self.timer < self.speed_in_force(buttons) {
+            return false;
+        }
+        self.timer = 0;
+        if self.y < rest[self.x as usize] {
+            self.y += 1;
+            false
+        } else {
+            true
+        }
+    }
+
+    /// True when the column rests and the next frame's timer expiry locks it: the frame on
+    /// which a move races the game's interrupt.
+    pub fn locks_next_frame(&self, rest: &[i8; WIDTH], held: Buttons) -> bool {
+        self.y >= rest[self.x as usize] && self.timer.saturating_add(1) >= self.speed_in_force(held)
     }
 }
 
-impl Default for SpawnState {
+impl Default for FallState {
     fn default() -> Self {
         Self::spawn(LEVEL0_FALL_SPEED)
     }
 }
 
+/// The arrangement after a rotation and after a swap, for each arrangement.
+const ARRANGEMENT_AFTER: [(u8, u8); 6] = [(1, 3), (2, 5), (0, 4), (4, 0), (5, 2), (3, 1)];
+
 /// How the player presses buttons.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InputModel {
-    /// Frames from one tap to the next (2 at best: pressed one frame, released one).
+    /// Fewest frames from one press to the next: 1 plays a press every frame (different
+    /// buttons on consecutive frames, the same button every other frame).
     pub tap_interval: u8,
-    /// Hold Down once the column is in place, to lock it sooner.
+    /// Arm the soft drop and hold Down to the lock.
     pub soft_drop: bool,
+    /// Use Select+A/B, the swap of top and bottom, as well as rotations.
+    pub swap: bool,
 }
 
 impl InputModel {
-    /// Taps every 2 frames, then soft drop.
+    /// As fast as the game takes presses, then soft drop.
     pub const FAST: Self = Self {
-        tap_interval: 2,
+        tap_interval: 1,
         soft_drop: true,
+        swap: false,
     };
 
-    /// A tap every `tap_interval` frames (at least 2) and no soft drop.
+    /// A press every `tap_interval` frames and the column left to fall at the game's speed.
     pub const fn normal(tap_interval: u8) -> Self {
         Self {
-            tap_interval: if tap_interval < 2 { 2 } else { tap_interval },
+            tap_interval: if tap_interval < 1 { 1 } else { tap_interval },
             soft_drop: false,
+            swap: false,
         }
     }
 
-    /// The normal mode's default pace: a tap every 10 frames.
+    /// The normal mode's default pace: a press every 10 frames.
     pub const NORMAL: Self = Self::normal(10);
 
-    /// The interval used (never below 2).
+    /// The same model with the swap of top and bottom in use or not.
+    #[must_use]
+    pub const fn with_swap(mut self, swap: bool) -> Self {
+        self.swap = swap;
+        self
+    }
+
+    /// The interval used (never below 1).
     pub const fn interval(&self) -> u8 {
-        if self.tap_interval < 2 {
-            2
+        if self.tap_interval < 1 {
+            1
         } else {
             self.tap_interval
+        }
+    }
+
+    /// How many arrangements the player can reach: 3 rotations, or 6 with the swap.
+    pub const fn arrangements(&self) -> u8 {
+        if self.swap {
+            6
+        } else {
+            3
         }
     }
 }
@@ -110,27 +187,24 @@ pub enum Move {
     Right,
     /// A or B: the bottom jewel moves to the top.
     Rotate,
+    /// Select held with A or B: top and bottom change places.
+    Swap,
 }
 
 impl Move {
-    /// The button the player presses for it.
-    pub const fn button(self) -> Buttons {
-        match self {
-            Self::Left => Buttons::LEFT,
-            Self::Right => Buttons::RIGHT,
-            Self::Rotate => Buttons::A,
-        }
-    }
-
-    /// The move a frame holding `buttons` makes when they are newly pressed (`None`: nothing
-    /// the column does).
-    pub fn of_press(buttons: Buttons) -> Option<Self> {
-        if buttons.contains(Buttons::LEFT) {
-            Some(Self::Left)
-        } else if buttons.contains(Buttons::RIGHT) {
+    /// The move a frame makes whose new presses are `new`, with `held` held (`None`: no move;
+    /// Down's new press is not a move).
+    pub fn of_press(new: Buttons, held: Buttons) -> Option<Self> {
+        if new.contains(Buttons::A) || new.contains(Buttons::B) {
+            Some(if held.contains(Buttons::SELECT) {
+                Self::Swap
+            } else {
+                Self::Rotate
+            })
+        } else if new.contains(Buttons::RIGHT) {
             Some(Self::Right)
-        } else if buttons.contains(Buttons::A) || buttons.contains(Buttons::B) {
-            Some(Self::Rotate)
+        } else if new.contains(Buttons::LEFT) {
+            Some(Self::Left)
         } else {
             None
         }
@@ -142,6 +216,7 @@ impl Move {
             Self::Left => (x.wrapping_sub(1), jewels),
             Self::Right => (x + 1, jewels),
             Self::Rotate => (x, jewels.cycled()),
+            Self::Swap => (x, jewels.arranged(3)),
         }
     }
 }
@@ -163,8 +238,108 @@ impl Timeline {
         self.frames.get(frame).copied().unwrap_or(self.finish)
     }
 
-    /// The moves it makes, in order.
-    pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
-        self.frames.iter().filter_map(|&b| Move::of_press(b))
+    /// The buttons held on the frame before `frame` (`start` before the first).
+    pub fn held_before(&self, frame: usize, start: Buttons) -> Buttons {
+        frame.checked_sub(1).map_or(start, |f| self.buttons_at(f))
+    }
+
+    /// The moves it makes from a start with `held` held, in order.
+    pub fn moves(&self, held: Buttons) -> impl Iterator<Item = Move> + '_ {
+        let mut previous = held;
+        self.frames.iter().filter_map(move |&buttons| {
+            let new = Buttons::from_bits(buttons.bits() & !previous.bits());
+            previous = buttons;
+            Move::of_press(new, buttons)
+        })
+    }
+
+    /// Plays the timeline from `start` over stacks with rest rows `rest` until the column
+    /// locks, at most `limit` frames: the state it locked in and the frame it locked on.
+    pub fn lock(
+        &self,
+        start: FallState,
+        rest: &[i8; WIDTH],
+        limit: usize,
+    ) -> Option<(FallState, usize)> {
+        let mut state = start;
+        (0..limit).find_map(|frame| {
+            state
+                .step(rest, self.buttons_at(frame))
+                .then_some((state, frame))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arrangements_follow_rotation_and_swap() {
+        let c = Column::new(1, 2, 3);
+        for a in 0..6u8 {
+            let (rotate, swap) = ARRANGEMENT_AFTER[a as usize];
+            assert_eq!(c.arranged(rotate), c.arranged(a).cycled(), "rotate {a}");
+            let [t, m, b] = c.arranged(a).0;
+            assert_eq!(c.arranged(swap), Column::new(b, m, t), "swap {a}");
+        }
+        for r in 0..3 {
+            assert_eq!(c.arranged(r), c.rotated(r));
+        }
+    }
+
+    #[test]
+    fn one_new_press_a_frame_in_the_game_s_order() {
+        let rest = [12; WIDTH];
+        let mut s = FallState::spawn(63);
+        s.step(&rest, Buttons::A | Buttons::LEFT);
+        assert_eq!((s.x, s.arrangement), (3, 1), "A wins over Left");
+        s.step(&rest, Buttons::NONE);
+        s.step(&rest, Buttons::LEFT | Buttons::DOWN);
+        assert_eq!((s.x, s.armed), (2, false), "Left wins over Down");
+        s.step(&rest, Buttons::LEFT);
+        assert_eq!(s.x, 2, "held, not pressed again");
+        s.step(&rest, Buttons::SELECT);
+        s.step(&rest, Buttons::SELECT | Buttons::B);
+        assert_eq!(s.arrangement, ARRANGEMENT_AFTER[1].1, "Select+B swaps");
+    }
+
+    #[test]
+    fn soft_drop_needs_a_new_press_and_locks_two_frames_after_landing() {
+        let mut rest = [12; WIDTH];
+        rest[3] = 2;
+        let mut s = FallState::spawn(63);
+        s.held = Buttons::DOWN;
+        // Down held through the spawn does nothing.
+        for _ in 0..10 {
+            assert!(!s.step(&rest, Buttons::DOWN));
+        }
+        assert_eq!((s.y, s.armed), (0, false));
+        s.step(&rest, Buttons::NONE);
+        assert!(!s.step(&rest, Buttons::DOWN));
+        assert!(s.armed);
+        // A row every 2 frames from the press (the press's own frame counts when the timer
+        // has already run a frame or more).
+        let mut frames = 1;
+        while !s.step(&rest, Buttons::DOWN) {
+            frames += 1;
+        }
+        assert_eq!((s.y, frames), (2, 4));
+    }
+
+    #[test]
+    fn a_resting_column_can_slide_until_its_timer_expires() {
+        let mut rest = [12; WIDTH];
+        rest[3] = 0;
+        let mut s = FallState::spawn(5);
+        for _ in 0..3 {
+            assert!(!s.step(&rest, Buttons::NONE));
+        }
+        assert!(!s.locks_next_frame(&rest, Buttons::NONE));
+        s.step(&rest, Buttons::RIGHT);
+        assert_eq!(s.x, 4);
+        // Over the open column it falls at the next expiry.
+        while !s.step(&rest, Buttons::NONE) {}
+        assert_eq!((s.x, s.y), (4, 12));
     }
 }

@@ -7,7 +7,7 @@ pub mod input;
 pub mod placement;
 pub mod strategy;
 
-pub use input::{InputModel, Move, SpawnState, Timeline};
+pub use input::{FallState, InputModel, Move, Timeline};
 pub use placement::{reachable, Placement, Placements};
 pub use strategy::{
     for_each_result, strategy_by_name, strategy_with, Choice, Decision, Deep, DeepConfig, Simple,

@@ -1,198 +1,367 @@
-//! Every place the falling column can lock, found by a breadth-first search over button taps.
+//! Every place the falling column can lock, found by a search over frame-by-frame presses under
+//! the game's input rules ([`super::input`]), and the exact [`Timeline`] that takes the column
+//! to each.
 //!
-//! Gravity does not depend on the buttons: while the column is alive, every fall tick moves it
-//! down a row (if it could not fall, it would lock). So its row is a function of time alone,
-//! and being at (x, rotation) earlier dominates being there later: from the earlier state the
-//! player can wait. The search therefore visits each (x, rotation) once, at its earliest tap,
-//! and the lock results are exactly the visited states, each resting on its column's stack.
+//! Until the soft drop is armed, gravity does not depend on the presses: every expiry of the
+//! timer moves a live column down a row (a column that could not fall would have locked). So
+//! a live column's row is a function of time alone, and reaching an arrangement at a column
+//! earlier dominates reaching it later: the earlier column can wait. The search therefore
+//! keeps the earliest frame of each (column, arrangement, last button), and the lock results
+//! are the (column, arrangement) pairs it reaches, each resting on its column's stack.
+//!
+//! In fast mode the soft drop is armed as early as the moves allow: the timeline for the chosen
+//! placement tries each frame for the Down press and keeps the one that locks soonest, checked
+//! frame by frame with [`FallState::step`].
 
-use super::input::{InputModel, Move, SpawnState, Timeline};
+use super::input::{FallState, InputModel, Move, Timeline, SOFT_DROP_SPEED};
 use crate::engine::rules::board::{Board, WIDTH};
 use jewelbot_plugin::Buttons;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
-/// Most distinct lock results: 6 columns x 3 rotations.
-pub const MAX_PLACEMENTS: usize = WIDTH * 3;
+/// Most distinct lock results: 6 columns x 6 arrangements.
+pub const MAX_PLACEMENTS: usize = WIDTH * 6;
 
-const NO_PARENT: u8 = u8::MAX;
+/// Frames a column can take to lock, at most (13 rows at the slowest speed, with room).
+const FRAME_LIMIT: usize = 4096;
 
 /// Where a column can lock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Placement {
     /// Column 0-5.
     pub x: u8,
-    /// Presses of A/B from the spawn arrangement (0-2).
-    pub rotations: u8,
+    /// Arrangement of its jewels from the start (0-2 rotations, 3-5 a swap then rotations;
+    /// see [`crate::engine::rules::board::ARRANGEMENTS`]).
+    pub arrangement: u8,
     /// Row of the bottom jewel when it locks.
     pub y: i8,
-    /// Taps needed from the search's start.
-    pub taps: u8,
+    /// Frames from the start until the last press that brings it there.
+    pub frames: u16,
 }
 
-#[derive(Debug, Clone, Copy, Default)]
+/// The last press before a search state, as far as it limits the next press.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Last {
+    #[default]
+    Nothing,
+    Left,
+    Right,
+    Rotate,
+    Swap,
+}
+
+impl Last {
+    const ALL: usize = 5;
+
+    fn of(action: Move) -> Self {
+        match action {
+            Move::Left => Self::Left,
+            Move::Right => Self::Right,
+            Move::Rotate => Self::Rotate,
+            Move::Swap => Self::Swap,
+        }
+    }
+
+    /// Frames after this press before `next` can be pressed, tapping as fast as the game takes
+    /// presses: the same direction needs a released frame; a swap needs Select held on the
+    /// frame before, which must not itself rotate.
+    fn gap(self, next: Move) -> usize {
+        match (self, next) {
+            (Self::Left, Move::Left) | (Self::Right, Move::Right) | (Self::Rotate, Move::Swap) => 2,
+            _ => 1,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
 struct Node {
-    parent: u8,
-    /// The move that led here (`None` at the start).
-    tap: Option<Move>,
-    y: i8,
-    timer: u8,
-    alive: bool,
+    /// The state after the frame of the press that led here.
+    state: FallState,
+    /// The frame of that press (`None` at the start).
+    frame: Option<usize>,
+    action: Option<Move>,
+    last: Last,
+    parent: Option<usize>,
 }
 
-/// The reachable lock results of one column, with what is needed to rebuild their paths.
+/// The reachable lock results of one column, with what is needed to rebuild their timelines.
 #[derive(Debug, Clone)]
 pub struct Placements {
-    list: [Placement; MAX_PLACEMENTS],
-    nodes: [Node; MAX_PLACEMENTS],
-    len: usize,
-    interval: u8,
-    soft_drop: bool,
+    list: Vec<Placement>,
+    /// For each placement, its node.
+    ends: Vec<usize>,
+    nodes: Vec<Node>,
+    rest: [i8; WIDTH],
+    start: FallState,
+    input: InputModel,
 }
 
 impl Placements {
-    /// The lock results, in order of discovery (fewest taps first).
+    /// The lock results, in order of discovery (soonest first).
     pub fn as_slice(&self) -> &[Placement] {
-        &self.list[..self.len]
+        &self.list
     }
 
     pub fn len(&self) -> usize {
-        self.len
+        self.list.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.list.is_empty()
     }
 
-    /// The placement at (x, rotations), if reachable.
-    pub fn find(&self, x: u8, rotations: u8) -> Option<usize> {
-        self.as_slice()
+    /// The placement at (x, arrangement), if reachable.
+    pub fn find(&self, x: u8, arrangement: u8) -> Option<usize> {
+        self.list
             .iter()
-            .position(|p| p.x == x && p.rotations == rotations)
+            .position(|p| p.x == x && p.arrangement == arrangement)
+    }
+
+    /// The presses that bring the column to placement `index`, frame by frame from the search's
+    /// start, as (frame, move).
+    fn schedule(&self, index: usize) -> Vec<(usize, Move)> {
+        let mut schedule = Vec::new();
+        let mut node = self.ends.get(index).copied();
+        while let Some(n) = node {
+            let Node {
+                frame,
+                action,
+                parent,
+                ..
+            } = self.nodes[n];
+            if let (Some(frame), Some(action)) = (frame, action) {
+                schedule.push((frame, action));
+            }
+            node = parent;
+        }
+        schedule.reverse();
+        schedule
     }
 
     /// The buttons, frame by frame from the search's start, that bring the column to placement
-    /// `index` and lock it there.
+    /// `index` and lock it there: in fast mode with the soft drop armed as early as the moves
+    /// allow.
     pub fn timeline(&self, index: usize) -> Timeline {
-        let mut taps = Vec::new();
-        let mut node = index;
-        while node < self.len && self.nodes[node].parent != NO_PARENT {
-            taps.extend(self.nodes[node].tap);
-            node = self.nodes[node].parent as usize;
+        let schedule = self.schedule(index);
+        let Some(target) = self.list.get(index).copied() else {
+            return Timeline::default();
+        };
+        let held_down = self.start.held.contains(Buttons::DOWN);
+        if !self.input.soft_drop {
+            return buttons_for(&schedule, None, self.start.held, false);
         }
-        let mut frames = Vec::with_capacity(taps.len() * self.interval as usize);
-        for tap in taps.iter().rev() {
-            frames.push(tap.button());
-            // The last tap's release frames are not needed before holding the finish button,
-            // but a released frame keeps Down from landing on the same frame as a move.
-            frames.extend(std::iter::repeat_n(
-                Buttons::NONE,
-                self.interval as usize - 1,
-            ));
+        if self.start.armed && held_down {
+            // Mid soft drop: keep Down held, the search already counted on its speed.
+            return buttons_for(&schedule, None, self.start.held, true);
         }
-        Timeline {
-            frames,
-            finish: if self.soft_drop {
-                Buttons::DOWN
-            } else {
-                Buttons::NONE
-            },
+        let end = schedule.last().map_or(0, |&(f, _)| f + 1);
+        let mut best: Option<(usize, Timeline)> = None;
+        for arm in 0..=end {
+            // Down must be newly pressed: not on the first frame if it is held already.
+            if arm == 0 && held_down {
+                continue;
+            }
+            let shifted: Vec<(usize, Move)> = schedule
+                .iter()
+                .map(|&(f, m)| (if f >= arm { f + 1 } else { f }, m))
+                .collect();
+            let timeline = buttons_for(&shifted, Some(arm), self.start.held, false);
+            let Some((state, frame)) = timeline.lock(self.start, &self.rest, FRAME_LIMIT) else {
+                continue;
+            };
+            let on_target =
+                (state.x, state.arrangement, state.y) == (target.x, target.arrangement, target.y);
+            if on_target && best.as_ref().is_none_or(|(f, _)| frame < *f) {
+                best = Some((frame, timeline));
+            }
         }
+        best.map_or_else(
+            // Never reached: arming after the last press always works, so this is a column the
+            // search could not simulate (a corrupt start); press the moves and let it fall.
+            || buttons_for(&schedule, None, self.start.held, false),
+            |(_, timeline)| timeline,
+        )
     }
 }
 
-/// Every (x, rotations) where the column can lock from `start` on `board`, pressing buttons as
-/// `input` allows. Empty when the start itself is blocked.
-pub fn reachable(board: &Board, start: SpawnState, input: InputModel) -> Placements {
-    let interval = input.interval();
-    let mut out = Placements {
-        list: [Placement::default(); MAX_PLACEMENTS],
-        nodes: [Node::default(); MAX_PLACEMENTS],
-        len: 0,
-        interval,
-        soft_drop: input.soft_drop,
+/// The buttons for a schedule of presses: rotations alternate A and B so consecutive ones are
+/// new presses, a swap holds Select from the frame before, and Down is pressed at `arm` (or held
+/// throughout with `keep_down`) and then held to the lock.
+fn buttons_for(
+    schedule: &[(usize, Move)],
+    arm: Option<usize>,
+    start_held: Buttons,
+    keep_down: bool,
+) -> Timeline {
+    let end = schedule
+        .last()
+        .map_or(0, |&(f, _)| f + 1)
+        .max(arm.map_or(0, |a| a + 1));
+    let mut frames = vec![Buttons::NONE; end];
+    let mut previous_turn = if start_held.contains(Buttons::A) {
+        Buttons::A
+    } else {
+        Buttons::B
     };
-    let x0 = start.x as usize;
-    if x0 >= WIDTH || start.y < 0 || start.y > board.rest_row(x0) {
-        return out;
+    for &(frame, action) in schedule {
+        let button = match action {
+            Move::Left => Buttons::LEFT,
+            Move::Right => Buttons::RIGHT,
+            Move::Rotate | Move::Swap => {
+                previous_turn = if previous_turn == Buttons::A {
+                    Buttons::B
+                } else {
+                    Buttons::A
+                };
+                previous_turn
+            }
+        };
+        frames[frame].insert(button);
+        if action == Move::Swap {
+            frames[frame].insert(Buttons::SELECT);
+            if frame > 0 {
+                frames[frame - 1].insert(Buttons::SELECT);
+            }
+        }
     }
-    let speed = start.speed();
+    let down = keep_down || arm.is_some();
+    if down {
+        let from = arm.unwrap_or(0);
+        for buttons in &mut frames[from..] {
+            buttons.insert(Buttons::DOWN);
+        }
+    }
+    Timeline {
+        frames,
+        finish: if down { Buttons::DOWN } else { Buttons::NONE },
+    }
+}
+
+/// Every (x, arrangement) where the column can lock from `start` on `board`, pressing buttons as
+/// `input` allows. Empty when the start itself is blocked.
+pub fn reachable(board: &Board, start: FallState, input: InputModel) -> Placements {
     let mut rest = [0i8; WIDTH];
     for (x, r) in rest.iter_mut().enumerate() {
         *r = board.rest_row(x);
     }
-    let mut visited = [[false; 3]; WIDTH];
-    visited[x0][0] = true;
-    out.list[0] = Placement {
-        x: start.x,
-        rotations: 0,
-        y: rest[x0],
-        taps: 0,
+    let mut out = Placements {
+        list: Vec::with_capacity(MAX_PLACEMENTS),
+        ends: Vec::with_capacity(MAX_PLACEMENTS),
+        nodes: Vec::with_capacity(MAX_PLACEMENTS * 2),
+        rest,
+        start,
+        input,
     };
-    out.nodes[0] = Node {
-        parent: NO_PARENT,
-        tap: None,
-        y: start.y,
-        timer: start.fall_timer,
-        alive: true,
+    let x0 = start.x as usize;
+    if x0 >= WIDTH || start.y < 0 || start.y > rest[x0] {
+        return out;
+    }
+    // Until the Down press the column falls at the level's speed; mid soft drop it keeps
+    // falling at the soft drop's.
+    let mut gravity = start;
+    let soft = input.soft_drop && start.armed && start.held.contains(Buttons::DOWN);
+    let held_between = if soft { Buttons::DOWN } else { Buttons::NONE };
+    if !soft {
+        gravity.held = Buttons::NONE;
+    }
+    let mut earliest = [[[usize::MAX; Last::ALL]; 6]; WIDTH];
+    let mut reached = [[false; 6]; WIDTH];
+    let mut queue = BinaryHeap::new();
+    out.nodes.push(Node {
+        state: gravity,
+        frame: None,
+        action: None,
+        last: Last::Nothing,
+        parent: None,
+    });
+    queue.push(Reverse((0usize, 0usize)));
+    let interval = usize::from(input.interval());
+    let moves: &[Move] = if input.swap {
+        &[Move::Left, Move::Right, Move::Rotate, Move::Swap]
+    } else {
+        &[Move::Left, Move::Right, Move::Rotate]
     };
-    out.len = 1;
-    let mut head = 0;
-    while head < out.len {
-        let node = out.nodes[head];
-        let here = out.list[head];
-        head += 1;
-        if !node.alive {
-            continue;
+    while let Some(Reverse((_, index))) = queue.pop() {
+        let node = out.nodes[index];
+        let here = node.state;
+        if !reached[here.x as usize][here.arrangement as usize] {
+            reached[here.x as usize][here.arrangement as usize] = true;
+            out.list.push(Placement {
+                x: here.x,
+                arrangement: here.arrangement,
+                y: rest[here.x as usize],
+                frames: node.frame.map_or(0, |f| f as u16 + 1),
+            });
+            out.ends.push(index);
         }
-        for tap in [Move::Left, Move::Right, Move::Rotate] {
-            let (x, rotations) = match tap {
-                Move::Left if here.x > 0 => (here.x - 1, here.rotations),
-                Move::Right if (here.x as usize) < WIDTH - 1 => (here.x + 1, here.rotations),
-                Move::Rotate => (here.x, (here.rotations + 1) % 3),
-                _ => continue,
+        for &action in moves {
+            let gap = if interval > 1 {
+                interval
+            } else {
+                node.last.gap(action)
             };
-            // A move into taken cells is refused.
-            if visited[x as usize][rotations as usize] || node.y > rest[x as usize] {
+            // A swap needs Select held on the frame before, which the start's frame cannot be.
+            // A direction still held from before the start is not a new press on its first
+            // frame either.
+            let first = match (node.frame, action) {
+                (None, Move::Swap) => 1,
+                (None, Move::Left) if start.held.contains(Buttons::LEFT) => 1,
+                (None, Move::Right) if start.held.contains(Buttons::RIGHT) => 1,
+                (None, _) => 0,
+                (Some(f), _) => f + gap,
+            };
+            // Wait until that frame, then press.
+            let mut state = here;
+            let mut alive = true;
+            let mut frame = node.frame.map_or(0, |f| f + 1);
+            while frame < first {
+                if state.step(&rest, held_between) {
+                    alive = false;
+                    break;
+                }
+                frame += 1;
+            }
+            if !alive || state.locks_next_frame(&rest, held_between) {
                 continue;
             }
-            visited[x as usize][rotations as usize] = true;
-            let (y, timer, alive) =
-                run_frames(node.y, node.timer, speed, interval, rest[x as usize]);
-            let index = out.len;
-            out.list[index] = Placement {
-                x,
-                rotations,
-                y: rest[x as usize],
-                taps: here.taps + 1,
+            let before = (state.x, state.arrangement);
+            let press = match action {
+                Move::Left => Buttons::LEFT,
+                Move::Right => Buttons::RIGHT,
+                Move::Rotate => Buttons::A,
+                Move::Swap => Buttons::A | Buttons::SELECT,
             };
-            out.nodes[index] = Node {
-                parent: (head - 1) as u8,
-                tap: Some(tap),
-                y,
-                timer,
-                alive,
-            };
-            out.len += 1;
+            state.held = held_between;
+            if action == Move::Swap {
+                state.held.insert(Buttons::SELECT);
+            }
+            let locked = state.step(&rest, press | held_between);
+            state.held = held_between;
+            if locked || (state.x, state.arrangement) == before {
+                continue;
+            }
+            let last = Last::of(action);
+            let slot = &mut earliest[state.x as usize][state.arrangement as usize][last as usize];
+            if frame >= *slot {
+                continue;
+            }
+            *slot = frame;
+            out.nodes.push(Node {
+                state,
+                frame: Some(frame),
+                action: Some(action),
+                last,
+                parent: Some(index),
+            });
+            queue.push(Reverse((frame, out.nodes.len() - 1)));
         }
     }
     out
 }
 
-/// Gravity over `frames` frames in a column whose rest row is `rest`: the new row and timer,
-/// and whether the column is still falling.
-#[inline]
-fn run_frames(mut y: i8, mut timer: u8, speed: u8, frames: u8, rest: i8) -> (i8, u8, bool) {
-    for _ in 0..frames {
-        timer += 1;
-        if timer >= speed {
-            timer = 0;
-            if y < rest {
-                y += 1;
-            } else {
-                return (y, timer, false);
-            }
-        }
-    }
-    (y, timer, true)
+/// The soft drop's frames per row, for callers that reason about fast play.
+pub const fn soft_drop_speed() -> u8 {
+    SOFT_DROP_SPEED
 }
 
 #[cfg(test)]
@@ -203,58 +372,14 @@ mod tests {
     fn count(text: &str, speed: u8, input: InputModel) -> usize {
         reachable(
             &Board::from_text(text).unwrap(),
-            SpawnState::spawn(speed),
+            FallState::spawn(speed),
             input,
         )
         .len()
     }
 
-    /// Replays a path frame by frame with the same rules, returning where the column locks.
-    fn replay(board: &Board, start: SpawnState, timeline: &Timeline) -> (u8, u8, i8) {
-        let (mut x, mut rot, mut y, mut timer) = (start.x, 0u8, start.y, start.fall_timer);
-        let mut previous = Buttons::NONE;
-        let mut soft = 0u8;
-        for frame in 0.. {
-            let buttons = timeline.buttons_at(frame);
-            let pressed = Buttons::from_bits(buttons.bits() & !previous.bits());
-            previous = buttons;
-            if pressed.contains(Buttons::LEFT) && x > 0 && y <= board.rest_row(x as usize - 1) {
-                x -= 1;
-            }
-            if pressed.contains(Buttons::RIGHT) && x < 5 && y <= board.rest_row(x as usize + 1) {
-                x += 1;
-            }
-            if pressed.contains(Buttons::A) {
-                rot = (rot + 1) % 3;
-            }
-            let rest = board.rest_row(x as usize);
-            if buttons.contains(Buttons::DOWN) {
-                soft += 1;
-                if soft == 2 {
-                    soft = 0;
-                    if y < rest {
-                        y += 1;
-                    }
-                    if y == rest {
-                        return (x, rot, y);
-                    }
-                }
-            }
-            timer += 1;
-            if timer >= start.speed() {
-                timer = 0;
-                if y < rest {
-                    y += 1;
-                } else {
-                    return (x, rot, y);
-                }
-            }
-        }
-        unreachable!()
-    }
-
     #[test]
-    fn every_path_replays_to_its_placement() {
+    fn every_timeline_replays_to_its_placement() {
         let boards = [
             "",
             "......\n..1...\n.222..\n.333.4",
@@ -262,16 +387,28 @@ mod tests {
         ];
         for text in boards {
             let board = Board::from_text(text).unwrap();
-            for speed in [1, 2, 5, 20, 63] {
-                for input in [InputModel::FAST, InputModel::NORMAL, InputModel::normal(12)] {
-                    let start = SpawnState::spawn(speed);
+            let mut rest = [0i8; WIDTH];
+            for (x, r) in rest.iter_mut().enumerate() {
+                *r = board.rest_row(x);
+            }
+            for speed in [1, 2, 5, 8, 20, 63] {
+                for input in [
+                    InputModel::FAST,
+                    InputModel::FAST.with_swap(true),
+                    InputModel::NORMAL,
+                    InputModel::normal(12),
+                ] {
+                    let start = FallState::spawn(speed);
                     let found = reachable(&board, start, input);
                     for (i, p) in found.as_slice().iter().enumerate() {
-                        let got = replay(&board, start, &found.timeline(i));
+                        let timeline = found.timeline(i);
+                        let (end, _) = timeline
+                            .lock(start, &rest, FRAME_LIMIT)
+                            .expect("the column locks");
                         assert_eq!(
-                            got,
-                            (p.x, p.rotations, p.y),
-                            "{text} speed {speed} {input:?}"
+                            (end.x, end.arrangement, end.y),
+                            (p.x, p.arrangement, p.y),
+                            "{text} speed {speed} {input:?} {timeline:?}"
                         );
                     }
                 }
@@ -280,39 +417,57 @@ mod tests {
     }
 
     #[test]
+    fn fast_play_arms_the_soft_drop_early() {
+        // Three columns left on an empty board at level 0: press Left, arm Down on the released
+        // frame between, and lock long before the level's speed would.
+        let board = Board::empty();
+        let start = FallState::spawn(LEVEL0_FALL_SPEED);
+        let found = reachable(&board, start, InputModel::FAST);
+        let index = found.find(0, 0).expect("reachable");
+        let timeline = found.timeline(index);
+        let mut rest = [0i8; WIDTH];
+        for (x, r) in rest.iter_mut().enumerate() {
+            *r = board.rest_row(x);
+        }
+        let (_, frame) = timeline.lock(start, &rest, FRAME_LIMIT).expect("locks");
+        // Down is pressed within the first two frames and held; the three Left presses
+        // come on frames of their own.
+        assert!(
+            timeline.frames[..2].contains(&Buttons::DOWN),
+            "{timeline:?}"
+        );
+        assert_eq!(timeline.moves(Buttons::NONE).count(), 3);
+        // 12 rows at 2 frames each, plus the lock 2 frames after landing: 26 frames; at the
+        // level's speed it would take 12 x 63.
+        assert_eq!(frame, 25, "{timeline:?}");
+    }
+
+    #[test]
     fn pinned_counts() {
         let fast = InputModel::FAST;
         let slow = InputModel::NORMAL;
         // Column 2 stacked up to row 1: at high speed the column cannot get past it.
         let wall = "..1...\n..2...\n..3...\n..4...\n..5...\n..6...\n..1...\n..2...\n..3...\n..4...\n..5...\n..6...";
-        // (board, fall speed, placements tapping every 2 frames, every 10 frames)
+        // (board, fall speed, placements pressing every frame, every 10 frames)
         let table = [
             ("", 1, 18, 9),
             ("", 2, 18, 14),
-            ("", 3, 18, 17),
-            ("", 4, 18, 18),
+            ("", 8, 18, 18),
             ("", LEVEL0_FALL_SPEED, 18, 18),
-            (wall, 1, 10, 7),
+            (wall, 1, 9, 6),
             (wall, 2, 10, 9),
-            (wall, 3, 17, 10),
             (wall, 8, 18, 10),
-            (wall, 20, 18, 17),
             (wall, LEVEL0_FALL_SPEED, 18, 18),
         ];
-        for (board, speed, tapping, normal) in table {
-            assert_eq!(count(board, speed, fast), tapping, "{board} at {speed}");
-            assert_eq!(count(board, speed, slow), normal, "{board} at {speed}");
+        for (board, speed, fast_count, normal_count) in table {
+            assert_eq!(count(board, speed, fast), fast_count, "{board} at {speed}");
+            assert_eq!(
+                count(board, speed, slow),
+                normal_count,
+                "{board} at {speed}"
+            );
         }
-        // Towers of 12 either side of the spawn at speed 2: a step aside locks at once.
-        let towers = wall.replace("..1...", "..1.1.").replace("..2...", "..2.2.");
-        let towers = towers
-            .replace("..3...", "..3.3.")
-            .replace("..4...", "..4.4.");
-        let towers = towers
-            .replace("..5...", "..5.5.")
-            .replace("..6...", "..6.6.");
-        assert_eq!(count(&towers, 2, fast), 5);
-        assert_eq!(count(&towers, 20, fast), 18);
+        assert_eq!(count("", 63, fast.with_swap(true)), 36);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use super::{for_each_result, next_spawn, Choice, Strategy, LOSS};
 use crate::engine::eval::{AnyEvaluator, Evaluator};
 use crate::engine::rules::board::{Board, Column, COLOURS};
-use crate::engine::search::input::{InputModel, SpawnState};
+use crate::engine::search::input::{FallState, InputModel};
 use crate::engine::search::placement::{reachable, Placement, MAX_PLACEMENTS};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -105,7 +105,7 @@ impl<E: Evaluator> Deep<E> {
     }
 
     /// Mean over the sampled triples of the best board after placing it.
-    fn expectation(&self, board: &Board, start: SpawnState, input: InputModel) -> f64 {
+    fn expectation(&self, board: &Board, start: FallState, input: InputModel) -> f64 {
         let placements = reachable(board, start, input);
         if placements.is_empty() {
             return LOSS;
@@ -138,7 +138,7 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
         board: &Board,
         current: Column,
         next: Option<Column>,
-        start: SpawnState,
+        start: FallState,
         input: InputModel,
     ) -> Option<Choice> {
         let began = Instant::now();
@@ -152,7 +152,7 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
             if outcome.game_over {
                 fallback.get_or_insert(Choice {
                     x: p.x,
-                    rotations: p.rotations,
+                    arrangement: p.arrangement,
                     y: p.y,
                     score: 2.0 * LOSS,
                 });
@@ -205,7 +205,7 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
                 break;
             }
             let first = pool[i].first;
-            let slot = first.x as usize * 3 + first.rotations as usize;
+            let slot = first.x as usize * 6 + first.arrangement as usize;
             if taken[slot] < per_first {
                 taken[slot] += 1;
                 pool.swap(kept, i);
@@ -250,7 +250,7 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
             if best.is_none_or(|b| value > b.score) {
                 best = Some(Choice {
                     x: candidate.first.x,
-                    rotations: candidate.first.rotations,
+                    arrangement: candidate.first.arrangement,
                     y: candidate.first.y,
                     score: value,
                 });
@@ -297,7 +297,7 @@ mod tests {
             ..DeepConfig::default()
         };
         let deep = Deep::new(evaluator.clone(), config);
-        let start = SpawnState::spawn(LEVEL0_FALL_SPEED);
+        let start = FallState::spawn(LEVEL0_FALL_SPEED);
         let exact = deep.expectation(&board, start, InputModel::FAST);
         let mut total = 0.0;
         for a in 1..=COLOURS {

@@ -8,7 +8,7 @@ pub use deep::{Deep, DeepConfig};
 pub use simple::Simple;
 pub use smart::Smart;
 
-use super::input::{InputModel, SpawnState, Timeline};
+use super::input::{FallState, InputModel, Timeline};
 use super::placement::{reachable, Placement, Placements};
 use crate::engine::eval::weights::Weights;
 use crate::engine::eval::{AnyEvaluator, Evaluator};
@@ -26,8 +26,9 @@ pub const STRATEGY_NAMES: [&str; 3] = ["simple", "smart", "deep"];
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Choice {
     pub x: u8,
-    /// Presses of A/B from the current arrangement (0-2).
-    pub rotations: u8,
+    /// Arrangement of the jewels from the current one (0-2 rotations, 3-5 a swap then
+    /// rotations).
+    pub arrangement: u8,
     /// Row of the bottom jewel when it locks.
     pub y: i8,
     /// The strategy's score for it (higher is better; [`LOSS`] or below when the game is lost).
@@ -38,8 +39,8 @@ pub struct Choice {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decision {
     pub x: u8,
-    /// Presses of A/B (0-2).
-    pub rotations: u8,
+    /// Arrangement of the jewels (0-2 rotations, 3-5 a swap then rotations).
+    pub arrangement: u8,
     /// Row of the bottom jewel when it locks.
     pub y: i8,
     /// The buttons that carry it out, frame by frame from the decision on.
@@ -60,7 +61,7 @@ pub trait Strategy: Send {
         board: &Board,
         current: Column,
         next: Option<Column>,
-        start: SpawnState,
+        start: FallState,
         input: InputModel,
     ) -> Option<Choice>;
 
@@ -74,16 +75,16 @@ pub trait Strategy: Send {
         board: &Board,
         current: Column,
         next: Option<Column>,
-        start: SpawnState,
+        start: FallState,
         input: InputModel,
     ) -> Option<Decision> {
         let began = Instant::now();
         let choice = self.choose(board, current, next, start, input)?;
         let placements = reachable(board, start, input);
-        let index = placements.find(choice.x, choice.rotations)?;
+        let index = placements.find(choice.x, choice.arrangement)?;
         Some(Decision {
             x: choice.x,
-            rotations: choice.rotations,
+            arrangement: choice.arrangement,
             y: choice.y,
             timeline: placements.timeline(index),
             score: choice.score,
@@ -149,8 +150,8 @@ pub fn strategy_with<E: Evaluator + Send + 'static>(
     }
 }
 
-/// Calls `visit` for every placement of `column` that gives a distinct board (rotations that
-/// repeat an arrangement at the same x are skipped), with the board after the lock.
+/// Calls `visit` for every placement of `column` that gives a distinct board (arrangements
+/// that repeat another's jewels at the same x are skipped), with the board after the lock.
 /// `placements` must be reachable on `board` (from [`reachable`]).
 #[inline]
 pub fn for_each_result(
@@ -159,22 +160,22 @@ pub fn for_each_result(
     placements: &Placements,
     mut visit: impl FnMut(&Placement, &Board, &LockOutcome),
 ) {
-    let arrangements = [column, column.cycled(), column.cycled().cycled()];
-    let distinct = column.distinct_rotations();
-    let mut seen = 0u32;
+    let arranged: [Column; 6] = std::array::from_fn(|a| column.arranged(a as u8));
+    let distinct = column.distinct_arrangements(6);
+    let mut seen = 0u64;
     for p in placements.as_slice() {
-        // The first rotation giving this arrangement stands for all.
-        let arrangement = arrangements[p.rotations as usize];
-        let canonical = (0..3)
-            .find(|&r| distinct >> r & 1 == 1 && arrangements[r] == arrangement)
-            .unwrap_or(p.rotations as usize);
-        let bit = 1u32 << (p.x as usize * 3 + canonical);
+        // The first arrangement giving these jewels stands for all.
+        let jewels = arranged[p.arrangement as usize % 6];
+        let canonical = (0..6)
+            .find(|&a| distinct >> a & 1 == 1 && arranged[a] == jewels)
+            .unwrap_or(p.arrangement as usize);
+        let bit = 1u64 << (p.x as usize * 6 + canonical);
         if seen & bit != 0 {
             continue;
         }
         seen |= bit;
         let mut after = *board;
-        let outcome = lock_unchecked(&mut after, arrangement, p.x as usize);
+        let outcome = lock_unchecked(&mut after, jewels, p.x as usize);
         visit(p, &after, &outcome);
     }
 }
@@ -186,7 +187,7 @@ pub(crate) fn best_static(
     evaluator: &impl Evaluator,
     board: &Board,
     column: Column,
-    start: SpawnState,
+    start: FallState,
     input: InputModel,
 ) -> f64 {
     let placements = reachable(board, start, input);
@@ -199,9 +200,9 @@ pub(crate) fn best_static(
     best
 }
 
-/// The spawn state of the column after the current one.
-pub(crate) fn next_spawn(start: SpawnState) -> SpawnState {
-    SpawnState::spawn(start.fall_speed)
+/// The state of the column after the current one when it spawns.
+pub(crate) fn next_spawn(start: FallState) -> FallState {
+    FallState::spawn(start.speed)
 }
 
 #[cfg(test)]
@@ -216,7 +217,7 @@ mod tests {
             &Board::from_text(text).unwrap(),
             Column(current),
             Some(Column(next)),
-            SpawnState::spawn(LEVEL0_FALL_SPEED),
+            FallState::spawn(LEVEL0_FALL_SPEED),
             InputModel::FAST,
         )
         .unwrap()
@@ -259,7 +260,7 @@ mod tests {
         // at column 2 (the 4 must be rotated to the bottom).
         for name in STRATEGY_NAMES.into_iter().chain(["deep:3:all"]) {
             let d = decide(name, "\n\n44....", [4, 1, 2], [5, 6, 1]);
-            let placed = Column([4, 1, 2]).rotated(d.rotations);
+            let placed = Column([4, 1, 2]).arranged(d.arrangement);
             assert_eq!((d.x, placed.bottom()), (2, 4), "{name}: {d:?}");
             assert_eq!(d.y, 12);
             assert!(!d.timeline.frames.is_empty());

@@ -3,7 +3,7 @@
 use super::{for_each_result, Choice, Strategy, LOSS};
 use crate::engine::eval::{AnyEvaluator, Evaluator};
 use crate::engine::rules::board::{Board, Column};
-use crate::engine::search::input::{InputModel, SpawnState};
+use crate::engine::search::input::{FallState, InputModel};
 use crate::engine::search::placement::reachable;
 
 /// Looks at the current column only.
@@ -28,7 +28,7 @@ impl<E: Evaluator + Send> Strategy for Simple<E> {
         board: &Board,
         current: Column,
         _next: Option<Column>,
-        start: SpawnState,
+        start: FallState,
         input: InputModel,
     ) -> Option<Choice> {
         let placements = reachable(board, start, input);
@@ -42,7 +42,7 @@ impl<E: Evaluator + Send> Strategy for Simple<E> {
             if best.is_none_or(|b| score > b.score) {
                 best = Some(Choice {
                     x: p.x,
-                    rotations: p.rotations,
+                    arrangement: p.arrangement,
                     y: p.y,
                     score,
                 });
