@@ -117,7 +117,7 @@ mod tests {
             stats.removed,
             stats.clears,
         );
-        assert_eq!(pinned, (22649, 28, 5997, 0), "{stats:?}");
+        assert_eq!(pinned, (23145, 28, 5994, 0), "{stats:?}");
     }
 
     #[test]
