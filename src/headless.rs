@@ -5,13 +5,16 @@ use jewelbot_plugin::{Stat, StatValue};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
-/// What a headless run did.
+/// What a headless run did: the host's figures, every plug-in's statistics at the top level
+/// (a key two plug-ins share is prefixed with the plug-in's name), and each plug-in's state.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
     pub rom: String,
     pub frames: u64,
     pub seconds: f64,
     pub fps: f64,
+    #[serde(flatten)]
+    pub stats: serde_json::Map<String, serde_json::Value>,
     /// Plug-in statistics by plug-in name, then key.
     pub plugins: Vec<PluginSummary>,
     pub messages: Vec<String>,
@@ -52,12 +55,14 @@ pub fn run(
     }
     messages.extend(session.plugins_mut().drain_messages());
     let seconds = start.elapsed().as_secs_f64();
+    let plugins = plugin_summaries(session);
     Ok(Summary {
         rom: session.rom().name.clone(),
         frames: done,
         seconds,
         fps: done as f64 / seconds.max(f64::EPSILON),
-        plugins: plugin_summaries(session),
+        stats: merged_stats(&plugins),
+        plugins,
         messages,
     })
 }
@@ -88,6 +93,24 @@ pub fn plugin_summaries(session: &Session) -> Vec<PluginSummary> {
             }
         })
         .collect()
+}
+
+/// Every plug-in's statistics in one map; the host's own keys and keys already taken are
+/// prefixed with the plug-in's name.
+fn merged_stats(plugins: &[PluginSummary]) -> serde_json::Map<String, serde_json::Value> {
+    const HOST_KEYS: [&str; 6] = ["rom", "frames", "seconds", "fps", "plugins", "messages"];
+    let mut merged = serde_json::Map::new();
+    for plugin in plugins {
+        for (key, value) in &plugin.stats {
+            let key = if HOST_KEYS.contains(&key.as_str()) || merged.contains_key(key) {
+                format!("{}.{key}", plugin.name)
+            } else {
+                key.clone()
+            };
+            merged.insert(key, value.clone());
+        }
+    }
+    merged
 }
 
 fn json_value(value: &StatValue) -> serde_json::Value {

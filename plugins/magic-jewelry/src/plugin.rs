@@ -7,7 +7,7 @@ use crate::memory_map::{self as map, Format, FIELDS};
 use crate::play::tracker::Tracker;
 pub use crate::play::Mode;
 use crate::play::Player;
-use crate::screen;
+use crate::screen::Geometry;
 use jewelbot_plugin::{
     Buttons, Field, FrameContext, Inspection, Panel, Plugin, PluginOption, Ram, RomIdentity, Stat,
     StatValue,
@@ -31,6 +31,8 @@ pub struct MagicJewelryPlugin {
     /// Built when a game is attached, from the settings above.
     player: Option<Player>,
     tracker: Tracker,
+    /// Where the attached game draws its playfield.
+    geometry: Geometry,
 }
 
 impl Default for MagicJewelryPlugin {
@@ -44,6 +46,7 @@ impl Default for MagicJewelryPlugin {
             weights: None,
             player: None,
             tracker: Tracker::default(),
+            geometry: Geometry::default(),
         }
     }
 }
@@ -86,12 +89,8 @@ impl MagicJewelryPlugin {
         };
         let stats = self.tracker.stats();
         let work = player.stats();
-        let mean_us = if work.decisions > 0 {
-            work.decision_time.as_secs_f64() * 1e6 / work.decisions as f64
-        } else {
-            0.0
-        };
         let plan = player.plan().filter(|_| self.in_control);
+        let geometry = self.geometry;
         let status = ctx.status();
         status.lines = vec![
             format!(
@@ -102,9 +101,9 @@ impl MagicJewelryPlugin {
                 view.phase
             ),
             format!(
-                "decision {:.0} us mean, {} us max",
-                mean_us,
-                work.max_decision_time.as_micros()
+                "decision {} us median, {} us max",
+                work.decision_times.median().as_micros(),
+                work.decision_times.max().as_micros()
             ),
             format!(
                 "columns {} jewels {} game overs {}",
@@ -112,7 +111,7 @@ impl MagicJewelryPlugin {
             ),
         ];
         status.marks = plan
-            .map(|plan| screen::column_mark(plan.target_x, plan.target_y))
+            .map(|plan| geometry.column_mark(plan.target_x, plan.target_y))
             .into_iter()
             .collect();
     }
@@ -134,6 +133,7 @@ impl Plugin for MagicJewelryPlugin {
                 rom.prg_chr_crc32
             ));
         }
+        self.geometry = Geometry::of(identification);
         self.player_mut()?;
         Ok(identification.describe())
     }
@@ -243,66 +243,57 @@ impl Plugin for MagicJewelryPlugin {
 
     fn stats(&self) -> Vec<Stat> {
         let stats = self.tracker.stats();
-        let mut out = vec![
-            Stat::new(
-                "columns_placed",
-                "columns placed",
-                StatValue::Int(stats.columns_placed as i64),
-            ),
-            Stat::new(
-                "jewels_cleared",
-                "jewels cleared",
-                StatValue::Int(stats.jewels_cleared as i64),
-            ),
-            Stat::new(
-                "game_overs",
-                "game overs",
-                StatValue::Int(stats.game_overs as i64),
-            ),
-        ];
         let work = self.player.as_ref().map(Player::stats).unwrap_or_default();
-        out.push(Stat::new(
-            "decisions",
-            "decisions",
-            StatValue::Int(work.decisions as i64),
-        ));
-        if work.decisions > 0 {
-            out.push(Stat::new(
-                "mean_decision_us",
-                "mean decision time (us)",
-                StatValue::Float(work.decision_time.as_secs_f64() * 1e6 / work.decisions as f64),
-            ));
-        }
-        out.push(Stat::new(
-            "replans",
-            "re-plans",
-            StatValue::Int(work.replans as i64),
-        ));
-        out.push(Stat::new(
-            "missed_presses",
-            "presses that did not take effect",
-            StatValue::Int(work.missed_presses as i64),
-        ));
-        if let Some(view) = self.tracker.previous() {
-            out.push(Stat::new(
-                "score",
-                "score",
-                StatValue::Int(view.score.into()),
-            ));
-            out.push(Stat::new(
-                "level",
-                "level",
-                StatValue::Int(view.level.into()),
-            ));
-        }
-        if stats.inconsistent_frames > 0 {
-            out.push(Stat::new(
+        let int = |key: &str, label: &str, value: u64| {
+            Stat::new(
+                key,
+                label,
+                StatValue::Int(i64::try_from(value).unwrap_or(i64::MAX)),
+            )
+        };
+        let last = self.tracker.previous();
+        let counter = |f: fn(&GameView) -> u32| u64::from(last.map_or(0, f));
+        vec![
+            int("columns_placed", "columns placed", stats.columns_placed),
+            int(
+                "locked_as_planned",
+                "locked where planned",
+                work.locked_as_planned,
+            ),
+            int("locked_off_plan", "locked elsewhere", work.locked_off_plan),
+            int("replans", "re-plans", work.replans),
+            int(
+                "missed_presses",
+                "frames the column was not where the presses should have put it",
+                work.missed_presses,
+            ),
+            int("games_started", "games started", stats.games_started),
+            int("game_overs", "game overs", stats.game_overs),
+            int(
                 "inconsistent_frames",
-                "inconsistent RAM frames",
-                StatValue::Int(stats.inconsistent_frames as i64),
-            ));
-        }
-        out
+                "frames of RAM no state of the game explains",
+                stats.inconsistent_frames,
+            ),
+            int(
+                "jewels_cleared",
+                "jewels cleared (counted)",
+                stats.jewels_cleared,
+            ),
+            int("score", "score (8 digits)", counter(|v| v.score)),
+            int("jewels", "jewels (8-digit counter)", counter(|v| v.jewels)),
+            int("level", "level (8 digits)", counter(|v| v.level)),
+            int("decisions", "decisions", work.decisions),
+            int(
+                "decision_median_us",
+                "median decision (us)",
+                work.decision_times.median().as_micros() as u64,
+            ),
+            int(
+                "decision_max_us",
+                "longest decision (us)",
+                work.decision_times.max().as_micros() as u64,
+            ),
+        ]
     }
 }
 

@@ -1,29 +1,79 @@
-//! Where the playfield appears on screen, for overlay marks.
-//!
-//! Measured on the open cartridge; Magic Jewelry draws its well at the same place.
+//! Where the playfield is on the picture, for overlay marks: the real game draws column 0 at
+//! x 53 (`docs/magic-jewelry.md`, "The screen"), the open cartridge its own way.
 
+use crate::dumps::Identification;
 use jewelbot_plugin::Mark;
-
-/// Left edge of column 0, in NES pixels.
-pub const PLAYFIELD_LEFT: u16 = 80;
-/// Top edge of row 0, in NES pixels.
-pub const PLAYFIELD_TOP: u16 = 16;
-/// Width and height of a jewel, in NES pixels.
-pub const CELL: u16 = 16;
 
 /// Outline colour of the AI's target.
 const TARGET: [u8; 4] = [255, 255, 255, 255];
 
-/// A rectangle around the three cells a column occupies with its bottom jewel at (x, y); rows
-/// above the visible playfield are clipped.
-pub fn column_mark(x: u8, y: i8) -> Mark {
-    let top_row = (y - 2).max(0) as u16;
-    let rows = (y as u16 + 1).saturating_sub(top_row);
-    Mark {
-        x: PLAYFIELD_LEFT + CELL * u16::from(x),
-        y: PLAYFIELD_TOP + CELL * top_row,
-        width: CELL,
-        height: CELL * rows.max(1),
-        color: TARGET,
+/// The playfield's place on the 256x240 picture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Geometry {
+    /// Left edge of column 0, in NES pixels.
+    pub left: u16,
+    /// Top edge of row 0, in NES pixels.
+    pub top: u16,
+    /// Width and height of a cell.
+    pub cell: u16,
+}
+
+/// Magic Jewelry's playfield: cell (row r, column c) at x = 53 + 16c, y = 16 + 16r.
+pub const REAL_GAME: Geometry = Geometry {
+    left: 53,
+    top: 16,
+    cell: 16,
+};
+
+/// The open cartridge's playfield (`cartridge/README.md`).
+pub const OPEN_CARTRIDGE: Geometry = Geometry {
+    left: 80,
+    top: 16,
+    cell: 16,
+};
+
+impl Geometry {
+    /// The geometry of the game identified.
+    pub fn of(identification: Identification) -> Self {
+        match identification {
+            Identification::OpenCartridge => OPEN_CARTRIDGE,
+            _ => REAL_GAME,
+        }
+    }
+
+    /// A rectangle around the three cells a column occupies with its bottom jewel at (x, y);
+    /// rows above the visible playfield are clipped.
+    pub fn column_mark(&self, x: u8, y: i8) -> Mark {
+        let top_row = (y - 2).max(0) as u16;
+        let rows = (y.max(0) as u16 + 1).saturating_sub(top_row);
+        Mark {
+            x: self.left + self.cell * u16::from(x),
+            y: self.top + self.cell * top_row,
+            width: self.cell,
+            height: self.cell * rows.max(1),
+            color: TARGET,
+        }
+    }
+}
+
+impl Default for Geometry {
+    fn default() -> Self {
+        REAL_GAME
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_follow_each_game_s_playfield() {
+        let mark = REAL_GAME.column_mark(0, 12);
+        assert_eq!(
+            (mark.x, mark.y, mark.width, mark.height),
+            (53, 16 + 160, 16, 48)
+        );
+        let mark = OPEN_CARTRIDGE.column_mark(5, 0);
+        assert_eq!((mark.x, mark.y, mark.height), (80 + 80, 16, 16));
     }
 }

@@ -26,13 +26,24 @@ pub enum Step {
     Replan,
 }
 
+/// What the input rules say the last frame pressed did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Predicted {
+    /// Nothing pressed yet.
+    #[default]
+    Start,
+    /// The column is there.
+    Falling(FallState),
+    /// The column locked.
+    Locked,
+}
+
 /// The closed loop between a plan's timeline and the column's state in RAM.
 #[derive(Debug, Clone, Default)]
 pub struct Injector {
     /// The next frame of the timeline to press.
     cursor: usize,
-    /// The column as the input rules predict it after the last frame pressed.
-    predicted: Option<FallState>,
+    predicted: Predicted,
     /// Frames on which RAM showed the column elsewhere than predicted.
     pub misses: u64,
     /// Frames that went as predicted.
@@ -43,14 +54,14 @@ impl Injector {
     /// Starts a new timeline (new column, new plan).
     pub fn restart(&mut self) {
         self.cursor = 0;
-        self.predicted = None;
+        self.predicted = Predicted::Start;
     }
 
     /// One frame: `seen` is the falling column as RAM shows it now, `rest` the rest rows of the
     /// settled board it falls over.
     pub fn step(&mut self, plan: &Plan, seen: Seen, rest: &[i8; WIDTH]) -> Step {
-        let state = match self.predicted.take() {
-            Some(predicted) => {
+        let state = match self.predicted {
+            Predicted::Falling(predicted) => {
                 let expected = Seen {
                     x: predicted.x,
                     y: predicted.y as u8,
@@ -64,16 +75,19 @@ impl Injector {
                 self.confirmed += 1;
                 predicted
             }
-            None if self.cursor == 0 => plan.start,
-            // The timeline ran out and the column should have locked by now.
-            None => return Step::Replan,
+            Predicted::Start => plan.start,
+            // RAM may show the column for a frame after it locked: let go of the controller
+            // so the next column finds no button held.
+            Predicted::Locked => return Step::Press(Buttons::NONE),
         };
         let buttons = plan.timeline.buttons_at(self.cursor);
         self.cursor += 1;
         let mut next = state;
-        if !next.step(rest, buttons) {
-            self.predicted = Some(next);
-        }
+        self.predicted = if next.step(rest, buttons) {
+            Predicted::Locked
+        } else {
+            Predicted::Falling(next)
+        };
         Step::Press(buttons)
     }
 }

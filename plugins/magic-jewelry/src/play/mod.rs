@@ -68,17 +68,78 @@ impl std::str::FromStr for Mode {
     }
 }
 
+/// Decision times in buckets of 10 µs (the last collects longer ones), for the median.
+const TIME_BUCKETS: usize = 2000;
+const BUCKET_MICROS: u64 = 10;
+
+/// How long decisions took.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecisionTimes {
+    buckets: Box<[u32; TIME_BUCKETS]>,
+    count: u64,
+    total: Duration,
+    max: Duration,
+}
+
+impl Default for DecisionTimes {
+    fn default() -> Self {
+        Self {
+            buckets: Box::new([0; TIME_BUCKETS]),
+            count: 0,
+            total: Duration::ZERO,
+            max: Duration::ZERO,
+        }
+    }
+}
+
+impl DecisionTimes {
+    pub fn record(&mut self, elapsed: Duration) {
+        let bucket = (elapsed.as_micros() as u64 / BUCKET_MICROS) as usize;
+        self.buckets[bucket.min(TIME_BUCKETS - 1)] += 1;
+        self.count += 1;
+        self.total += elapsed;
+        self.max = self.max.max(elapsed);
+    }
+
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    pub fn mean(&self) -> Duration {
+        self.total
+            .checked_div(self.count.max(1) as u32)
+            .unwrap_or_default()
+    }
+
+    pub fn max(&self) -> Duration {
+        self.max
+    }
+
+    /// The median, to 10 µs.
+    pub fn median(&self) -> Duration {
+        let mut seen = 0u64;
+        for (bucket, &n) in self.buckets.iter().enumerate() {
+            seen += u64::from(n);
+            if 2 * seen >= self.count && self.count > 0 {
+                return Duration::from_micros(bucket as u64 * BUCKET_MICROS + BUCKET_MICROS / 2);
+            }
+        }
+        Duration::ZERO
+    }
+}
+
 /// Counts of the player's own work.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PlayerStats {
     pub decisions: u64,
     pub replans: u64,
+    /// Locks where the plan said, and elsewhere.
+    pub locked_as_planned: u64,
+    pub locked_off_plan: u64,
     /// Frames on which RAM showed the column elsewhere than the presses should have put it.
     pub missed_presses: u64,
     pub confirmed_presses: u64,
-    /// Sum of decision times, for the mean.
-    pub decision_time: Duration,
-    pub max_decision_time: Duration,
+    pub decision_times: DecisionTimes,
 }
 
 /// The AI at the controller.
@@ -143,7 +204,7 @@ impl Player {
     }
 
     pub fn stats(&self) -> PlayerStats {
-        let mut stats = self.stats;
+        let mut stats = self.stats.clone();
         stats.missed_presses = self.injector.misses;
         stats.confirmed_presses = self.injector.confirmed;
         stats
@@ -158,6 +219,14 @@ impl Player {
 
     /// The buttons to hold during the next frame, given this frame's view.
     pub fn on_frame(&mut self, view: &GameView, events: Events) -> Buttons {
+        if let (Some(locked), Some(plan)) = (events.locked, &self.plan) {
+            let on_target = plan.is_on_target(locked.x, Column(locked.jewels));
+            if on_target {
+                self.stats.locked_as_planned += 1;
+            } else {
+                self.stats.locked_off_plan += 1;
+            }
+        }
         if events.spawned {
             self.plan = None;
             self.replans = 0;
@@ -253,8 +322,7 @@ impl Player {
             self.strategy
                 .decide(board, jewels, next.is_valid().then_some(next), start, input)?;
         self.stats.decisions += 1;
-        self.stats.decision_time += decision.elapsed;
-        self.stats.max_decision_time = self.stats.max_decision_time.max(decision.elapsed);
+        self.stats.decision_times.record(decision.elapsed);
         Some(Plan::new(&decision, jewels, start))
     }
 }
