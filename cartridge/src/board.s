@@ -276,13 +276,14 @@ clear_playfield:
     bpl :-
     rts
 
-; A = non-zero when a jewel is in row -1.
+; A = non-zero (Z clear) when a jewel is in row -1.
 row_m1_taken:
     lda #0
     ldx #6
 :   ora playfield + ROW_M1, x
     dex
     bne :-
+    cmp #0
     rts
 
 erase_row_m2:
