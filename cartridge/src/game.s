@@ -362,7 +362,15 @@ lock:
     jmp game_over
 :   lda #ST_POST
     sta state
-    rts
+    ; The next column comes on the next frame, or at once when the spawn column stands
+    ; 7 high (a jewel in row 6) and Down is not held: the real game's lock is that much
+    ; quicker then.
+    lda held_down
+    bne :+
+    lda playfield + ROW_BYTES * (6 + 2) + SPAWN_X + 1
+    beq :+
+    jmp st_post
+:   rts
 
 ; A match step begins: the jewel counter and $6E count its cells, which leave the board,
 ; and the clear timer starts at 17.

@@ -28,7 +28,7 @@ event_table:
 .segment "CODE"
 
 ; The reset: power-on, and the end of a game. Nothing here may use the stack before the
-; generator is seeded, since the seed is a sum over RAM pages that include the stack.
+; generator's seed is taken, since the seed is a sum over RAM pages that include the stack.
 reset:
     sei
     cld
@@ -38,27 +38,14 @@ reset:
     sta PPUCTRL             ; no NMI
     sta PPUMASK
     sta DMC_FREQ
+    sta render_on           ; the NMI leaves the PPU alone
+    sta nmi_active          ; and only counts frames
     lda #$40
     sta JOY2_FRAME          ; no APU frame IRQ
-    bit PPUSTATUS
-    ; A cold start waits one frame more for the PPU to warm up.
-    lda warm_sig
-    cmp #'J'
-    bne @cold
-    lda warm_sig + 1
-    cmp #'B'
-    beq @warm
-@cold:
-    bit PPUSTATUS
-    bpl @cold
-@warm:
-:   bit PPUSTATUS
-    bpl :-
-:   bit PPUSTATUS
-    bpl :-
 
     ; The seed: $AD plus the bytes of pages $0100 and $0300 in the low byte, of pages $0200
-    ; and $0400 in the high byte. All-zero RAM gives $ADAD.
+    ; and $0400 in the high byte. All-zero RAM gives $ADAD. It is kept aside (outside the
+    ; RAM that is cleared) until RAM is cleared.
     lda #$AD
     ldx #0
 :   clc
@@ -67,7 +54,7 @@ reset:
     adc $0300, x
     inx
     bne :-
-    sta rng_lo
+    sta seed_kept
     lda #$AD
 :   clc
     adc $0200, x
@@ -75,17 +62,41 @@ reset:
     adc $0400, x
     inx
     bne :-
-    sta rng_hi
+    sta seed_kept + 1
 
-    ; Clear RAM except the seed and the high score.
+    ; A cold start first lets the PPU warm up (two frames).
+    lda warm_sig
+    cmp #'J'
+    bne @cold
+    lda warm_sig + 1
+    cmp #'B'
+    beq @warm
+@cold:
+    bit PPUSTATUS
+:   bit PPUSTATUS
+    bpl :-
+:   bit PPUSTATUS
+    bpl :-
     lda #0
+    sta nmi_count
+    lda #1                  ; one frame to the seed
+    bne @wait
+@warm:
+    lda #0
+    sta nmi_count
+    lda #2                  ; two frames to the seed
+@wait:
+    ldx #%10000000          ; NMIs from now on: frames are counted from here
+    stx PPUCTRL
+:   cmp nmi_count
+    bne :-
+
+    ; Clear RAM except the high score and the seed, which goes in place.
+    lda #0
+    tax
 @clear:
-    cpx #rng_lo
-    beq :+
-    cpx #rng_hi
-    beq :+
     sta $00, x
-:   sta $0100, x
+    sta $0100, x
     sta $0200, x
     sta $0300, x
     sta $0400, x
@@ -96,6 +107,10 @@ reset:
     sta $0700, x
 :   inx
     bne @clear
+    lda seed_kept
+    sta rng_lo
+    lda seed_kept + 1
+    sta rng_hi
     lda warm_sig
     cmp #'J'
     beq :+
@@ -111,11 +126,9 @@ reset:
     sta warm_sig + 1
     ldx #$FF                ; the stack starts over (cleared above)
     txs
-
-    ; From here the NMI counts frames (it does nothing else until the title runs).
     lda #%10000000          ; NMI on, background and sprites from table 0
     sta ppu_ctrl
-    sta PPUCTRL
+
     jsr sound_init
     lda #%00001010          ; background on, left column too
     sta ppu_mask
