@@ -481,6 +481,7 @@ st_wildgen:
 ; frames (rows 0-12, left border bytes included), then the game waits for Start held.
 game_over:
     jsr update_high
+    jsr write_top
     ldx #FILL_FIRST
     stx fill_index
     lda #WILD
