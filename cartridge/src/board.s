@@ -1,8 +1,10 @@
-; The playfield: the falling column's cells, matches in four directions, and collapse.
+; The playfield: the falling column's cells, the search for lines, the wild column's
+; marks, the clear animation's cells and the collapse.
 ;
 ; Cells are addressed by their playfield index 8 * (row + 2) + column + 1. The zero border
-; bytes at both ends of every row and the zero row after row 12 stop every scan, so no
-; bounds checks are needed across rows or columns.
+; bytes at both ends of every row, the zero bytes after row 12 ($03F8-$03FF, then the
+; unmarked first byte of `marks`) and row -2's zero border before it stop every scan, so
+; no bounds checks are needed.
 
 .include "defs.inc"
 
@@ -54,90 +56,182 @@ can_fall:
     clc
     rts
 
-; Marks every jewel in a line of three or more of one colour, across, down or on either
-; diagonal, in the visible rows; removed = how many, and Z set when none.
-find_matches:
+; The lines: every run of three or more equal jewels (1-6) across, down or on either
+; diagonal whose centre lies in rows -1..12 is marked, each cell with its own colour. After
+; a wild column's landing the marks are its own instead (mark_wild). removed = the number of
+; marked cells; clearing ($66) = the colour of the marked cell with the highest index, 0 when
+; nothing matched.
+match_check:
     lda #0
-    ldx #PF_END - 1
+    ldx #PF_SIZE - 1
 :   sta marks, x
     dex
     bpl :-
-    ldy #FIRST_VISIBLE
+    lda wild_mark
+    beq @lines
+    lda #0
+    sta wild_mark
+    jsr mark_wild
+    jmp @count
+@lines:
+    ldy #ROW_M1 + 1
 @cell:
+    tya
+    and #7
+    beq @next               ; border bytes
+    cmp #7
+    beq @next
     lda playfield, y
     beq @next
     cmp #WILD
     bcs @next
-    sta match_colour
-    sty base_index
+    sta tmp0                ; colour
+    sty tmp1                ; centre
     ldx #3
 @direction:
-    ldy base_index
-    tya
-    clc
-    adc directions, x
-    tay
-    lda playfield, y
-    cmp match_colour
-    bne @other
-    tya
-    clc
-    adc directions, x
-    tay
-    lda playfield, y
-    cmp match_colour
-    bne @other
-    lda #1
-    sta marks, y
-    tya
+    lda tmp1
     sec
     sbc directions, x
     tay
-    lda #1
+    lda playfield, y
+    cmp tmp0
+    bne @other
+    lda tmp1
+    clc
+    adc directions, x
+    tay
+    lda playfield, y
+    cmp tmp0
+    bne @other
+    lda tmp0
     sta marks, y
-    ldy base_index
+    ldy tmp1
+    sta marks, y
+    lda tmp1
+    sec
+    sbc directions, x
+    tay
+    lda tmp0
     sta marks, y
 @other:
     dex
     bpl @direction
-    ldy base_index
+    ldy tmp1
 @next:
     iny
-    cpy #PF_END
+    cpy #PF_SIZE
     bne @cell
-    ; Count.
+@count:
     lda #0
     sta removed
-    ldy #FIRST_VISIBLE
-:   lda marks, y
+    sta clearing
+    ldy #PF_SIZE - 1
+@tally:
+    lda marks, y
     beq :+
     inc removed
-:   iny
-    cpy #PF_END
-    bne :--
-    lda removed
+    ldx clearing
+    bne :+
+    sta clearing
+:   dey
+    bpl @tally
     rts
 
-; Right, down-left, down, down-right.
+; Across, down-left, down, down-right.
 directions:
     .byte 1, ROW_BYTES - 1, ROW_BYTES, ROW_BYTES + 1
 
-; Removes the marked cells, then lets every column settle to the floor.
-collapse:
-    ldy #PF_END - 1
+; A wild column has landed: on the floor its three X's go; on a jewel, every cell of that
+; jewel's colour and every X go, all blinking in that colour.
+mark_wild:
+    jsr column_index
+    lda col_y
+    cmp #12
+    bne @on_jewel
+    lda #WILD
+    sta marks, y
+    sta marks - ROW_BYTES, y
+    sta marks - 2 * ROW_BYTES, y
+    rts
+@on_jewel:
+    lda playfield + ROW_BYTES, y
+    sta tmp0
+    ldy #0
+@cell:
+    lda playfield, y
+    beq @next
+    cmp tmp0
+    beq @mark
+    cmp #WILD
+    bne @next
+@mark:
+    lda tmp0
+    sta marks, y
+@next:
+    iny
+    cpy #PF_SIZE
+    bne @cell
+    rts
+
+; The marked cells become empty.
+erase_marked:
+    ldy #PF_SIZE - 1
 :   lda marks, y
     beq :+
     lda #0
     sta playfield, y
-    sta marks, y
 :   dey
     bpl :--
-    lda #1
-    sta tmp0                ; column
-@column:
+    rts
+
+; The marked cells as the clear timer says: at 17, 15, 13 and 11 empty, at 16, 14 and 12
+; their colour, from 10 down to 1 the colours 1, 2, ... 6, 1, ... 4, all alike.
+blink_marks:
+    lda anim
+    cmp #11
+    bcs @early
+    lda #10
+    sec
+    sbc anim
+    cmp #6
+    bcc :+
+    sbc #6                  ; carry is set
+:   clc
+    adc #1
+    bne @alike
+@early:
+    and #1
+    beq @own
+    lda #0
+@alike:
+    sta tmp0
+    ldy #PF_SIZE - 1
+:   lda marks, y
+    beq :+
     lda tmp0
+    sta playfield, y
+:   dey
+    bpl :--
+    rts
+@own:
+    ldy #PF_SIZE - 1
+:   lda marks, y
+    beq :+
+    sta playfield, y
+:   dey
+    bpl :--
+    rts
+
+; The collapse: the marked cells go, every column's cells in rows -1..12 settle to the
+; floor in order, and row -2 is emptied.
+collapse:
+    jsr erase_marked
+    ldx #1
+@column:
+    stx tmp0                ; index of the column in row -2
+    txa
     clc
-    adc #ROW12_BORDER
+    adc #8 * 14
     tay                     ; reads upwards from row 12
     tax                     ; writes upwards from row 12
 @read:
@@ -148,25 +242,54 @@ collapse:
     sec
     sbc #ROW_BYTES
     tax
-:   cpy #ROW_BYTES
-    bcc @fill
-    tya
-    sbc #ROW_BYTES          ; carry is set
+:   tya
+    sec
+    sbc #ROW_BYTES
     tay
-    jmp @read
+    cpy #ROW_M1
+    bcs @read
 @fill:
-    cpx #PF_END             ; the write index wrapped: the column is full
-    bcs @next_column
+    cpx #ROW_M1
+    bcc @top
     lda #0
     sta playfield, x
     txa
     sec
     sbc #ROW_BYTES
     tax
-    bcs @fill
-@next_column:
-    inc tmp0
-    lda tmp0
-    cmp #7
+    jmp @fill
+@top:
+    ldx tmp0
+    lda #0
+    sta playfield, x
+    inx
+    cpx #7
     bne @column
+    rts
+
+; The whole playfield, border bytes included, becomes empty.
+clear_playfield:
+    lda #0
+    ldx #PF_SIZE - 1
+:   sta playfield, x
+    dex
+    bpl :-
+    rts
+
+; A = non-zero (Z clear) when a jewel is in row -1.
+row_m1_taken:
+    lda #0
+    ldx #6
+:   ora playfield + ROW_M1, x
+    dex
+    bne :-
+    cmp #0
+    rts
+
+erase_row_m2:
+    lda #0
+    ldx #6
+:   sta playfield, x
+    dex
+    bne :-
     rts

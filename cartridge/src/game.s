@@ -1,17 +1,30 @@
-; The game's states and the falling column's controls and timing.
+; The game's states, one frame of each at a time (main.s calls run_state right after the
+; NMI), and the routines whose entry the event table names.
 ;
-; Timing follows what was measured on Magic Jewelry: Left/Right move on the press frame and
-; repeat after 6 then every 8 frames; Down drops a row every 2 frames and locks as soon as
-; the column lands; gravity drops a row when the fall timer reaches the fall speed, and a
-; column that cannot fall locks at the next drop, so it can slide for one fall period.
+; A resolution, from a lock to the next column:
+;   lock frame L      lock, match-check; with a match the step starts (counters, the cells
+;                     go, clear timer 17); without one, row -2 is emptied, the combo drops
+;                     by 2 and a jewel in row -1 ends the game.
+;   every 5 frames    the clear timer steps and the cells blink; at 0 the score is added,
+;                     the board collapses and match-check runs again (frame N). A new match
+;                     starts its step on frame N+1.
+;   frame L+1 / N+1   the combo rises if anything matched and a jewel in row -1 ends the
+;                     game; a landed wild column raises the level request; 70 removed cells
+;                     make the wild column (it spawns 16 frames later); otherwise the next
+;                     column spawns and can be moved on that very frame.
 
 .include "defs.inc"
 
+SFX_MOVE     = 0
+SFX_ROTATE   = 1
+SFX_LOCK     = 2
+SFX_CLEAR    = 3
+SFX_GAMEOVER = 4
+
 .segment "CODE"
 
-; Runs the current state's frame, then the playfield renderer during a game.
 run_state:
-    lda game_state
+    lda state
     asl a
     tax
     lda state_table + 1, x
@@ -21,223 +34,252 @@ run_state:
     rts                     ; "returns" into the state's routine
 
 state_table:
-    .word st_title - 1, st_fall - 1, st_clear - 1, st_spawn - 1
-    .word st_gameover - 1, st_pause - 1
+    .word st_title - 1, st_setup - 1, st_fall - 1, st_clear - 1, st_chain - 1
+    .word st_post - 1, st_wildgen - 1, st_fill - 1, st_wait - 1
 
-; ---- title
+; ---- title: the logo's colour steps every 29 frames; after its last glyph the game starts
+; by itself. Start starts it at once.
 st_title:
-    inc blink
-    lda blink
-    and #$1F
-    bne @input
-    lda #<text_push_start
-    sta ptr
-    lda #>text_push_start
-    sta ptr + 1
-    lda blink
-    and #$20
-    beq :+
-    lda #<text_blank10
-    sta ptr
-    lda #>text_blank10
-    sta ptr + 1
-:   jsr write_text_entry
-@input:
-    lda pad_new
-    and #BTN_START
-    beq :+
-    jmp start_game
-:   rts
-
-; ---- a new game
-start_game:
-    jsr ppu_off
-    ; No game while the screen is redrawn (that takes several frames): fall speed 0 tells
-    ; RAM readers so until the new game is whole.
-    lda #0
-    sta fall_speed
-    lda seed
-    ora seed + 1
+    ldx #0
+    lda title_active
     bne :+
-    lda #<DEFAULT_SEED
-    sta seed
-    lda #>DEFAULT_SEED
-    sta seed + 1
-:   lda #0
-    ldx #PF_END + 7         ; the playfield and the zero row after it
-:   sta playfield, x
-    sta marks, x
-    sta shown, x
-    dex
-    bpl :-
-    jsr draw_game_screen
-    lda #0
-    ldx #level + LEVEL_DIGITS - score - 1
-:   sta score, x
-    dex
-    bpl :-
-    sta clear_timer
-    sta level_index
-    sta since_wild
-    sta fall_timer
-    sta col_x
-    sta col_y
-    sta wild_colour
-    lda #$FF
-    sta shown_next
-    sta shown_next + 1
-    sta shown_next + 2
+    ldx #SETUP_LATE         ; the title's first frame
     lda #1
-    sta soft_timer
-    sta hud_dirty
-    lda #DAS_FIRST
-    sta das_timer
+    sta title_active
+:   stx setup_flags
+    lda pressed
+    and #BTN_START
+    beq @timer
+    jmp game_setup
+@timer:
+    lda frames
+    cmp #TITLE_STEP
+    bcc @done
+    inc anim
+    lda anim
+    cmp #7
+    bcc @recolour
+    inc glyph
+    lda glyph
+    cmp #GLYPHS
+    bcc :+
+    lda #0                  ; the automatic start, with the colour at 7
+    sta setup_flags
+    jmp game_setup
+:   lda #1
+    sta anim
+@recolour:
+    lda #0
+    sta frames
+    jmp draw_glyph
+@done:
+    rts
+
+; ---- game setup: the board empties at once; the screen is redrawn with rendering off
+; while the NMI only counts frames; the first column comes 6 frames later.
+game_setup:
+    lda #0
+    sta title_active
+    sta nmi_active
+    jsr clear_playfield
+    lda setup_flags
+    and #SETUP_LATE
+    bne :+
+    lda #0
+    sta on_title
+    sta paused
+:   lda setup_flags
+    and #SETUP_CONTINUE
+    bne :+
+    ; A new game (after a reset all of this is zero already).
+    lda #0
+    ldx #level + DIGITS - score - 1
+@zero:
+    sta score, x
+    dex
+    bpl @zero
+    sta level_index
+    sta removed_all
+    sta combo
+:   lda nmi_count
+    sta setup_base
+    lda #ST_SETUP
+    sta state
+    lda #TXT_NONE
+    sta text_shown
+    rts
+
+st_setup:
+    lda nmi_count
+    sec
+    sbc setup_base
+    cmp #1
+    bne @later
+    lda setup_flags
+    and #SETUP_LATE
+    beq :+
+    lda #0
+    sta on_title
+    sta paused
+:   lda #0
+    sta render_on
+    sta PPUMASK
+    jmp draw_game_screen
+@later:
+    cmp #SETUP_FRAMES
+    bcc @wait
+    ldx level_index
+    jsr speed_of
+    sta fall_speed
+    lda setup_flags
+    and #SETUP_CONTINUE
+    bne @continue
+    jsr first_columns
+    jmp @spawn
+@continue:
+    jsr promote
     jsr new_next
+@spawn:
     jsr spawn
-    lda speed_table
-    sta fall_speed          ; non-zero from now on: a game is running
-    jmp ppu_on
-
-; The next column: wild once enough jewels were removed, otherwise three random colours.
-new_next:
-    lda since_wild
-    cmp #WILD_EVERY
-    bcc @random
-    sbc #WILD_EVERY
-    sta since_wild
-    lda #WILD
-    sta next_col
-    sta next_col + 1
-    sta next_col + 2
-    rts
-@random:
-    jsr rand_colour
-    sta next_col
-    jsr rand_colour
-    sta next_col + 1
-    jsr rand_colour
-    sta next_col + 2
+    lda #0
+    sta setup_flags
+    lda #ST_FALL
+    sta state
+    lda #1
+    sta nmi_active
+    sta render_on
+    sta hud_dirty
+@wait:
     rts
 
-; The next column becomes the current one.
-advance_queue:
-    lda next_col
-    sta cur_col
-    lda next_col + 1
-    sta cur_col + 1
-    lda next_col + 2
-    sta cur_col + 2
-    jmp new_next
-
-; Brings the next column in at x=3 with its bottom jewel in row 0; game over when its cells
-; are taken.
+; ---- a new column at x = 3, its bottom jewel in row 0, over whatever is there.
 spawn:
-    jsr advance_queue
-    lda playfield + SPAWN_TOP
-    ora playfield + SPAWN_MIDDLE
-    ora playfield + SPAWN_BOTTOM
-    bne @blocked
-    lda #3
+    lda #SPAWN_X
     sta col_x
     lda #0
     sta col_y
+    sta landed
     sta fall_timer
-    jsr draw_column
-    lda #ST_FALL
-    sta game_state
-    rts
-@blocked:
-    ; What fits of the column shows in the hidden rows above the stack.
-    lda playfield + SPAWN_TOP
-    bne :+
-    lda cur_col
-    sta playfield + SPAWN_TOP
-:   lda playfield + SPAWN_MIDDLE
-    bne :+
-    lda cur_col + 1
-    sta playfield + SPAWN_MIDDLE
-:   jmp game_over
+    sta soft_armed
+    sta rpt_left
+    sta rpt_right
+    lda fall_speed
+    sta fall_period
+    jmp draw_column
 
-st_spawn:
-    jsr spawn
-    jmp render_play
-
-; ---- the falling column
+; ---- the falling column. One new press counts: rotate, then Right, then Left, each
+; discarding the others; Down arms the soft drop. Held Left/Right repeat when their
+; counter (run by the NMI) reaches 8.
 st_fall:
-    lda pad_new
-    and #BTN_START
-    beq :+
-    jmp pause
-:   lda pad_new
+    lda paused
+    beq @running
+    lda #TXT_PAUSE
+    jmp show_text
+@running:
+    lda text_shown
+    cmp #TXT_PAUSE
+    bne :+
+    lda #TXT_NONE
+    jsr show_text
+:   lda pressed
     and #BTN_A | BTN_B
-    beq @sideways
+    beq @right
+    lda #0
+    sta pressed
     jsr rotate
-@sideways:
-    lda pad_new
-    and #BTN_LEFT
-    beq :+
-    lda #DAS_FIRST
-    sta das_timer
-    jsr move_left
-    jmp @down
-:   lda pad_new
+@right:
+    lda pressed
     and #BTN_RIGHT
     beq :+
-    lda #DAS_FIRST
-    sta das_timer
+    lda #0
+    sta pressed
     jsr move_right
-    jmp @down
-:   lda pad
-    and #BTN_LEFT | BTN_RIGHT
-    beq @down
-    dec das_timer
-    bne @down
-    lda #DAS_REPEAT
-    sta das_timer
-    lda pad
+    jmp @left
+:   lda held_right
+    beq @left
+    lda rpt_right
+    cmp #REPEAT_AT
+    bcc @left
+    lda #0
+    sta rpt_right
+    jsr move_right
+@left:
+    lda pressed
     and #BTN_LEFT
     beq :+
+    lda #0
+    sta pressed
     jsr move_left
     jmp @down
-:   jsr move_right
+:   lda held_left
+    beq @down
+    lda rpt_left
+    cmp #REPEAT_AT
+    bcc @down
+    lda #0
+    sta rpt_left
+    jsr move_left
 @down:
-    lda pad
+    lda pressed
     and #BTN_DOWN
-    beq @gravity
-    lda #0
-    sta fall_timer
-    inc soft_timer
-    lda soft_timer
-    cmp #2
-    bcc @done
-    lda #0
-    sta soft_timer
-    jsr can_fall
-    bcc @lock
-    jsr move_down
-    jsr can_fall            ; landed with Down held: lock at once
-    bcc @lock
-    bcs @done
-@gravity:
-    lda #1                  ; the first frame of Down drops a row
-    sta soft_timer
-    inc fall_timer
+    beq :+
+    lda #BTN_DOWN
+    sta soft_armed
+:   lda fall_speed
+    ldx held_down
+    beq :+
+    ldx soft_armed
+    beq :+
+    lda #SOFT_PERIOD
+:   sta fall_period
     lda fall_timer
-    cmp fall_speed
-    bcc @done
+    cmp fall_period
+    bcc @rest
     lda #0
     sta fall_timer
     jsr can_fall
     bcc @lock
-    jsr move_down
+    jsr erase_column
+    inc col_y
+    jsr draw_column
+@rest:
+    jsr can_fall
+    bcs @flash
+    jsr column_index
+    tya
+    sec
+    sbc #FIRST_VISIBLE      ; 8 * y + x + 1
+    sta landed
+@flash:
+    ; The wild column flashes: drawn while bit 3 of the frame counter is clear, erased
+    ; while it is set, changing every 8 frames (a move draws it at once).
+    lda cur_col
+    cmp #WILD
+    bne @done
+    lda frames
+    and #7
+    bne @done
+    lda frames
+    and #8
+    beq :+
+    jmp erase_column
+:   jmp draw_column
 @done:
-    jmp render_play
+    rts
 @lock:
-    jsr lock
-    jmp render_play
+    jmp lock
 
-; [top, middle, bottom] becomes [bottom, top, middle].
+; A or B: [top, middle, bottom] becomes [bottom, top, middle]; with Select held, top and
+; bottom swap.
 rotate:
+    lda held_select
+    beq @turn
+    lda cur_col
+    ldx cur_col + 2
+    sta cur_col + 2
+    stx cur_col
+    jmp @drawn
+@turn:
     lda cur_col + 2
     pha
     lda cur_col + 1
@@ -246,7 +288,8 @@ rotate:
     sta cur_col + 1
     pla
     sta cur_col
-    lda #1
+@drawn:
+    lda #SFX_ROTATE
     jsr sfx_play
     jmp draw_column
 
@@ -272,7 +315,7 @@ move_right:
     jsr erase_column
     inc col_x
 moved:
-    lda #0
+    lda #SFX_MOVE
     jsr sfx_play
     jmp draw_column
 no_move:
@@ -285,192 +328,228 @@ cells_free:
     ora playfield - 2 * ROW_BYTES, y
     rts
 
-move_down:
-    jsr erase_column
-    inc col_y
-    jmp draw_column
-
-; The column stays where it is. A wild column does its work; otherwise a jewel left in a
-; hidden row ends the game, and matches start the clear animation.
+; ---- the column stays where it is.
 lock:
-    lda #2
+    lda #SFX_LOCK
     jsr sfx_play
-    lda cur_col + 2
+    lda cur_col
     cmp #WILD
     bne :+
-    jmp wild_lands
-:   lda col_y
-    cmp #2
-    bcs :+
-    jsr advance_queue       ; the column that can no longer come in
-    jmp game_over
-:   lda #1
-    sta chain
-    jsr find_matches
-    beq :+
+    jsr draw_column         ; a wild column locks drawn, even in its erased phase
+    lda #8
+    sta cur_col
+    lda #1
+    sta wild_mark
+:   jsr match_check
+    lda removed
+    beq @none
+    lda #1
+    sta step
+    sta post_pending
     jmp start_clear
-:   lda #ST_SPAWN
-    sta game_state
-    rts
-
-; Removes the X's, and every jewel of the colour they landed on; the level goes up.
-wild_lands:
+@none:
     lda #0
-    sta wild_colour
-    jsr column_index
-    lda col_y
-    cmp #12
+    sta post_pending
+    jsr erase_row_m2
+    lda combo
+    sec
+    sbc #2
+    bcs :+
+    lda #0
+:   sta combo
+    jsr row_m1_taken
     beq :+
-    lda playfield + ROW_BYTES, y
-    sta wild_colour
-:   lda #0
-    ldx #PF_END - 1
-:   sta marks, x
-    dex
-    bpl :-
-    lda #1
-    sta marks, y
-    sta marks - ROW_BYTES, y
-    sta marks - 2 * ROW_BYTES, y
-    lda #0
-    sta removed
-    lda wild_colour
-    beq @counted
-    ldy #FIRST_VISIBLE
-@find:
-    lda playfield, y
-    cmp wild_colour
-    bne :+
-    lda #1
-    sta marks, y
-    inc removed
-:   iny
-    cpy #PF_END
-    bne @find
-@counted:
-    lda #1
-    sta chain
-    jsr start_clear
-    jmp level_up
+    jmp game_over
+:   lda #ST_POST
+    sta state
+    ; The next column comes on the next frame, or at once when the spawn column stands
+    ; 7 high (a jewel in row 6) and no soft drop is in force: the real game's lock is that
+    ; much quicker then.
+    lda fall_period
+    cmp #SOFT_PERIOD
+    beq :+
+    lda playfield + ROW_BYTES * (6 + 2) + SPAWN_X + 1
+    beq :+
+    jmp st_post
+:   rts
 
-; Jewels matched: counters now, the animation for the next 85 frames.
+; A match step begins: the jewel counter and $6E count its cells, which leave the board,
+; and the clear timer starts at 17.
 start_clear:
-    jsr add_points
+    jsr add_jewels
+    jsr erase_marked
     lda #CLEAR_START
-    sta clear_timer
+    sta anim
     lda #CLEAR_STEP
     sta clear_sub
     lda #ST_CLEAR
-    sta game_state
-    lda #3
+    sta state
+    lda #SFX_CLEAR
     jmp sfx_play
 
-; ---- clear animation, collapse and chains
 st_clear:
     dec clear_sub
     bne @done
     lda #CLEAR_STEP
     sta clear_sub
-    dec clear_timer
-    bne @done
+    dec anim
+    beq @collapse
+    jmp blink_marks
+@collapse:
+    jsr add_score
     jsr collapse
-    lda chain
-    cmp #15
-    bcs :+
-    inc chain
-:   jsr find_matches
+    jsr match_check
+    lda removed
     beq :+
-    jsr start_clear
-    jmp @done
-:   lda #ST_SPAWN
-    sta game_state
-@done:
-    jmp render_play
-
-; ---- pause
-pause:
-    lda #ST_PAUSE
-    sta game_state
-    lda #<text_pause
-    sta ptr
-    lda #>text_pause
-    sta ptr + 1
-    jsr write_text_entry
-    jmp render_play
-
-st_pause:
-    lda pad_new
-    and #BTN_START
-    beq :+
-    lda #ST_FALL
-    sta game_state
-    lda #<text_unpause
-    sta ptr
-    lda #>text_unpause
-    sta ptr + 1
-    jsr write_text_entry
-:   jmp render_play
-
-; ---- game over
-game_over:
-    lda #ST_GAMEOVER
-    sta game_state
-    lda #0
-    sta state_timer
-    lda #4
-    jmp sfx_play
-
-; The board stays; after half a second a box says so, and Start begins a new game.
-GAME_OVER_BOX_FRAME = 30
-st_gameover:
-    lda state_timer
-    cmp #GAME_OVER_BOX_FRAME
-    beq @box
-    bcs @input
-    inc state_timer
-    jmp render_play
-@box:
-    inc state_timer
-    lda #<text_game_over
-    sta ptr
-    lda #>text_game_over
-    sta ptr + 1
-    ldx #5                  ; five lines
-:   txa
-    pha
-    jsr write_text_entry
-    lda ptr
-    clc
-    adc tmp1                ; entry length
-    sta ptr
-    bcc :+
-    inc ptr + 1
-:   pla
-    tax
-    dex
-    bne :--
+    inc step
+    lda #ST_CHAIN
+    sta state
     rts
-@input:
-    lda pad_new
-    and #BTN_START
-    beq :+
-    jmp start_game
+:   lda #ST_POST
+    sta state
+@done:
+    rts
+
+; The next step of a chain starts on the frame after the collapse that found it.
+st_chain:
+    jmp start_clear
+
+; ---- the end of a resolution and the next column.
+st_post:
+    lda post_pending
+    beq @next
+    lda #0
+    sta post_pending
+    lda combo
+    cmp #9
+    bcs :+
+    inc combo
+:   jsr erase_row_m2
+    jsr row_m1_taken
+    beq @next
+    jmp game_over
+@next:
+    lda cur_col
+    cmp #8
+    bne :+
+    jsr wild_landed
+:   lda removed_all
+    cmp #WILD_AT
+    bcc :+
+    jmp wild_generated
+:   jsr promote
+    jsr new_next
+    jsr spawn
+    lda #ST_FALL
+    sta state
+    jmp st_fall
+
+; A wild column's landing has been resolved: the next NMI raises the internal level.
+wild_landed:
+    lda #1
+    sta level_req
+    rts
+
+; 70 removed cells: the displayed level goes up and the current column becomes three X's
+; (the next column stays). It comes in 16 frames later.
+wild_generated:
+    lda removed_all
+    sec
+    sbc #WILD_AT
+    sta removed_all
+    jsr add_level
+    lda #WILD
+    sta cur_col
+    sta cur_col + 1
+    sta cur_col + 2
+    lda #WILD_FRAMES
+    sta state_timer
+    lda #ST_WILDGEN
+    sta state
+    rts
+
+st_wildgen:
+    dec state_timer
+    bne :+
+    jsr spawn
+    lda #ST_FALL
+    sta state
+    jmp st_fall
 :   rts
 
-.segment "RODATA"
+; ---- game over: the playfield fills with X's from the bottom right, a cell every 2
+; frames (rows 0-12, left border bytes included), then the game waits for Start held.
+game_over:
+    jsr update_high
+    jsr write_top
+    ldx #FILL_FIRST
+    stx fill_index
+    lda #WILD
+    sta playfield, x
+    lda #2
+    sta state_timer
+    lda #ST_FILL
+    sta state
+    lda #TXT_OVER
+    jsr show_text
+    lda #SFX_GAMEOVER
+    jmp sfx_play
 
-; Frames per row at each level index: 63 at the first level, as on Magic Jewelry.
-speed_table:
-    .byte 63, 56, 50, 44, 39, 34, 30, 26, 23, 20
-    .byte 17, 15, 13, 11,  9,  7,  6,  5,  4,  3
+st_fill:
+    dec state_timer
+    bne @done
+    lda #2
+    sta state_timer
+    ldx fill_index
+    dex
+    txa
+    and #7
+    cmp #7
+    bne :+
+    dex                     ; right border bytes stay
+:   cpx #FILL_LAST
+    bcc @filled
+    stx fill_index
+    lda #WILD
+    sta playfield, x
+@done:
+    rts
+@filled:
+    lda #ST_WAIT
+    sta state
+    ; fall through
 
-text_pause:
-    TEXT 24, 16, "PAUSE"
-text_unpause:
-    TEXT 24, 16, "     "
-text_game_over:
-    TEXT 10, 12, "            "
-    TEXT 10, 13, " GAME  OVER "
-    TEXT 10, 14, "            "
-    TEXT 10, 15, " PUSH START "
-    TEXT 10, 16, "            "
+; Start held: a reset (a new game), or with Select and Right held too, a continue.
+st_wait:
+    lda held_start
+    beq @done
+    lda held_select
+    beq @reset
+    lda held_right
+    beq @reset
+    lda #SETUP_CONTINUE
+    sta setup_flags
+    jmp game_setup
+@reset:
+    jmp reset
+@done:
+    rts
+
+; The high score takes the score when it is higher.
+update_high:
+    ldx #DIGITS - 1
+:   lda score, x
+    cmp high_score, x
+    bcc @keep
+    bne @take
+    dex
+    bpl :-
+@keep:
+    rts
+@take:
+    ldx #DIGITS - 1
+:   lda score, x
+    sta high_score, x
+    dex
+    bpl :-
+    rts

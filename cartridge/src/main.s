@@ -1,7 +1,9 @@
 ; Reset, the NMI handler and the main loop.
 ;
-; The main loop runs the game once per frame right after the NMI, then hands the NMI a
-; finished VRAM buffer; the NMI only copies that buffer to the PPU during vblank.
+; The NMI does the per-frame work that does not depend on the game's state: it sends the
+; VRAM buffer the main loop prepared, reads the controller, toggles the pause on Start and
+; runs the frame counters and level requests. The main loop then runs the current state's
+; frame once, right after the NMI, and prepares the next VRAM buffer.
 
 .include "defs.inc"
 
@@ -17,60 +19,145 @@
 ; The plug-in recognises this cartridge by this text in PRG.
 signature:
     .byte "JEWELBOT OPEN CARTRIDGE"
+; Right after it, for recorders: how many events, then the CPU address of the first
+; instruction of each event's routine, in this order.
+event_table:
+    .byte 8
+    .word reset, game_setup, spawn, lock, match_check, wild_generated, wild_landed, game_over
 
 .segment "CODE"
 
+; The reset: power-on, and the end of a game. Nothing here may use the stack before the
+; generator's seed is taken, since the seed is a sum over RAM pages that include the stack.
 reset:
     sei
     cld
-    ldx #$40
-    stx JOY2_FRAME          ; no APU frame IRQ
     ldx #$FF
     txs
-    inx
-    stx PPUCTRL
-    stx PPUMASK
-    stx DMC_FREQ
-    bit PPUSTATUS
-@vblank1:
-    bit PPUSTATUS
-    bpl @vblank1
+    lda #0
+    sta PPUCTRL             ; no NMI
+    sta PPUMASK
+    sta DMC_FREQ
+    sta render_on           ; the NMI leaves the PPU alone
+    sta nmi_active          ; and only counts frames
+    lda #$40
+    sta JOY2_FRAME          ; no APU frame IRQ
 
-    ; Clear RAM, except the seed: a reset keeps the generator going.
-    txa
+    ; The seed: $AD plus the bytes of pages $0100 and $0300 in the low byte, of pages $0200
+    ; and $0400 in the high byte. All-zero RAM gives $ADAD. It is kept aside (outside the
+    ; RAM that is cleared) until RAM is cleared.
+    lda #$AD
+    ldx #0
+:   clc
+    adc $0100, x
+    clc
+    adc $0300, x
+    inx
+    bne :-
+    sta seed_kept
+    lda #$AD
+:   clc
+    adc $0200, x
+    clc
+    adc $0400, x
+    inx
+    bne :-
+    sta seed_kept + 1
+
+    ; A cold start first lets the PPU warm up (two frames).
+    lda warm_sig
+    cmp #'J'
+    bne @cold
+    lda warm_sig + 1
+    cmp #'B'
+    beq @warm
+@cold:
+    bit PPUSTATUS
+:   bit PPUSTATUS
+    bpl :-
+:   bit PPUSTATUS
+    bpl :-
+    lda #0
+    sta nmi_count
+    lda #1                  ; one frame to the seed
+    bne @wait
+@warm:
+    lda #0
+    sta nmi_count
+    lda #2                  ; two frames to the seed
+@wait:
+    ldx #%10000000          ; NMIs from now on: frames are counted from here
+    stx PPUCTRL
+:   cmp nmi_count
+    bne :-
+
+    ; Clear RAM except the high score and the seed, which goes in place.
+    lda #0
+    tax
 @clear:
-    cpx #seed
-    beq :+
-    cpx #seed + 1
-    beq :+
     sta $00, x
-:   sta $0100, x
+    sta $0100, x
     sta $0200, x
     sta $0300, x
     sta $0400, x
     sta $0500, x
     sta $0600, x
+    cpx #<high_score
+    bcs :+
     sta $0700, x
-    inx
+:   inx
     bne @clear
-
-@vblank2:
-    bit PPUSTATUS
-    bpl @vblank2
-
-    jsr sound_init
+    lda seed_kept
+    sta rng_lo
+    lda seed_kept + 1
+    sta rng_hi
+    lda warm_sig
+    cmp #'J'
+    beq :+
+    ldx #DIGITS - 1         ; a cold start has no high score yet
+    lda #0
+@top:
+    sta high_score, x
+    dex
+    bpl @top
+:   lda #'J'
+    sta warm_sig
+    lda #'B'
+    sta warm_sig + 1
+    ldx #$FF                ; the stack starts over (cleared above)
+    txs
     lda #%10000000          ; NMI on, background and sprites from table 0
     sta ppu_ctrl
-    sta PPUCTRL
+
+    jsr sound_init
     lda #%00001010          ; background on, left column too
     sta ppu_mask
-    jsr draw_title
+    jsr draw_title_screen   ; rendering is off
+    ; The title shows two frames after the seed.
+:   lda nmi_count
+    cmp #2
+    bcc :-
+    lda #$83
+    sta on_title
+    lda #1
+    sta anim
+    lda #0
+    sta glyph
+    jsr draw_glyph
+    lda #ST_TITLE
+    sta state
+    lda #1
+    sta render_on
+    sta nmi_active
+    jmp main_loop
 
 main_loop:
     jsr wait_frame
-    jsr read_pad
     jsr run_state
-    jsr sfx_update
+    lda render_on
+    beq :+
+    jsr render_play
+:   jsr sfx_update
     ldx buf_len
     lda #0
     sta vram_buf, x
@@ -88,30 +175,15 @@ wait_frame:
     sta buf_ready
     rts
 
-; Turns rendering off at the next vblank so the main loop may write the PPU directly.
-ppu_off:
-    jsr wait_frame
-    lda #0
-    sta render_on
-    sta PPUMASK
-    rts
-
-; Rendering comes back at the next vblank (the NMI writes the mask and scroll).
-ppu_on:
-    lda #0
-    sta buf_len
-    lda #1
-    sta render_on
-    rts
-
 nmi:
     pha
     txa
     pha
     tya
     pha
+    inc nmi_count
     lda render_on
-    beq @done
+    beq @pad
     lda buf_ready
     beq @scroll
     jsr flush_buffer
@@ -125,8 +197,46 @@ nmi:
     sta PPUSCROLL
     lda ppu_mask
     sta PPUMASK
+@pad:
+    lda nmi_active
+    beq @done
+    jsr read_pad
+    ; Start toggles the pause, except on the title screen.
+    lda pressed
+    and #BTN_START
+    beq :+
+    lda title_active
+    bne :+
+    lda paused
+    eor #$FF
+    sta paused
+:   inc frames
+    inc fall_timer
+    bne :+
+    dec fall_timer          ; stays at 255
+:   ; Auto-repeat counters: +1 while the button is held, 1 otherwise.
+    ldx #1
+    lda held_left
+    beq :+
+    ldx rpt_left
+    inx
+:   stx rpt_left
+    ldx #1
+    lda held_right
+    beq :+
+    ldx rpt_right
+    inx
+:   stx rpt_right
+    ; A level request: the internal level goes up and the speed follows it.
+    lda level_req
+    beq @done
+    lda #0
+    sta level_req
+    inc level_index
+    ldx level_index
+    jsr speed_of
+    sta fall_speed
 @done:
-    inc nmi_count
     pla
     tay
     pla
@@ -134,6 +244,36 @@ nmi:
     pla
 irq:
     rti
+
+; Controller 1: pad = held (A in bit 7 ... Right in bit 0), pressed = new this frame, and one
+; byte per button at $33-$3A.
+read_pad:
+    lda pad
+    sta nmi_tmp
+    lda #1
+    sta JOY1
+    sta pad                 ; the 1 shifts out after eight reads and ends the loop
+    lsr a
+    sta JOY1
+:   lda JOY1
+    and #%00000011          ; standard pad or Famicom expansion pad
+    cmp #1                  ; carry = button
+    rol pad
+    bcc :-
+    lda nmi_tmp
+    eor #$FF
+    and pad
+    sta pressed
+    ldx #7
+    lda #BTN_RIGHT
+    sta nmi_tmp
+:   lda pad
+    and nmi_tmp
+    sta held_a, x
+    asl nmi_tmp
+    dex
+    bpl :-
+    rts
 
 .segment "VECTORS"
     .word nmi, reset, irq

@@ -252,8 +252,9 @@ draw_cell:
 quadrant_clear:
     .byte %11111100, %11110011, %11001111, %00111111
 
-; Queues cell value A (0 empty, 1-6, 7 wild, 8 flash) at (cell_tx, cell_ty).
+; Queues cell value A (0 empty, 1-6, 7 wild) at (cell_tx, cell_ty).
 draw_value:
+    and #7
     tay
     lda cell_palette, y
     sta cell_pal
@@ -283,8 +284,8 @@ write_text_entry:
     stx buf_len
     rts
 
-; During a game: score, level and jewel counter when they changed, then the cells whose
-; shown value differs from the playfield (vanishing jewels blink while clear_timer is odd).
+; Every frame while rendering: the counters when they changed, then the cells whose shown
+; value differs from the playfield RAM, then the next box, at most a few cells a frame.
 render_play:
     lda #CELLS_PER_FRAME
     sta budget
@@ -303,16 +304,7 @@ render_play:
     beq @next               ; border bytes
     cmp #7
     beq @next
-    lda marks, y
-    beq @plain
-    lda clear_timer
-    and #1
-    beq @plain
-    lda #FLASH
-    bne @compare
-@plain:
     lda playfield, y
-@compare:
     cmp shown, y
     beq @next
     sta shown, y
@@ -338,7 +330,7 @@ render_play:
     beq @done
 @next:
     iny
-    cpy #PF_END
+    cpy #PF_SIZE
     bne @cell
     ; The next box.
     ldy #0
@@ -368,7 +360,7 @@ render_play:
 @done:
     rts
 
-; Score (7 of 8 digits), level (3 of 4), jewels (5 of 6), highest digit first.
+; Score (7 of 8 digits), level (3 of 8), jewels (5 of 8), highest digit first.
 write_hud:
     lda #7
     sta tmp3
@@ -388,6 +380,25 @@ write_hud:
     ldy #jewels + 4
     lda #>HUD_JEWELS
     jmp write_digits
+
+; The high score, 7 of its 8 digits.
+write_top:
+    lda #<HUD_TOP
+    sta vaddr
+    lda #>HUD_TOP
+    sta vaddr + 1
+    lda #7
+    jsr vb_start
+    ldy #6
+:   lda high_score, y
+    clc
+    adc #$30
+    sta vram_buf, x
+    inx
+    dey
+    bpl :-
+    stx buf_len
+    rts
 
 ; tmp3 digits from zero page address Y downwards, to VRAM address A (high), X (low).
 write_digits:
@@ -427,4 +438,4 @@ palettes:
 
 ; Palette of each cell value.
 cell_palette:
-    .byte 3, 0, 0, 1, 1, 2, 2, 1, 3
+    .byte 3, 0, 0, 1, 1, 2, 2, 1

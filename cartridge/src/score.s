@@ -1,107 +1,208 @@
-; Score, jewel counter and level: one decimal digit per byte, lowest first, rolling over
-; after the last digit.
+; Score, jewel counter, displayed level and the speed table. The counters are 8 decimal
+; digits, one per byte, lowest first, and roll over after the last digit.
 ;
-; A match step scores 10 x jewels x chain step x (level index + 1).
+; A match step s (1 for the first step of a resolution) that removes n cells scores
+;   b + V * 2^(s-1) * (n + (n-3)(n-2)/2)
+; with V = 100 + 10 * combo ($A0, as it stood when the column locked) and
+; b = min(max(12 - y, 0), 9), y the locked column's bottom row ($57).
 
 .include "defs.inc"
 
 .segment "CODE"
 
-; Counts the jewels of a match step (removed, at chain step `chain`) into the jewel counter
-; and the score, and towards the next wild column.
-add_points:
+; The score of the step that just ended (removed cells at step `step`).
+add_score:
+    ; T = n + (n-3)(n-2)/2
+    lda removed
+    sec
+    sbc #3
+    sta mul_a
+    lda #0
+    sta mul_a + 1
+    lda removed
+    sec
+    sbc #2
+    sta mul_b
+    jsr multiply
+    lsr prod + 1
+    ror prod
+    lda prod
+    clc
+    adc removed
+    sta mul_a
+    lda prod + 1
+    adc #0
+    sta mul_a + 1
+    ; x V
+    lda combo
+    asl a
+    sta tmp0
+    asl a
+    asl a
+    adc tmp0                ; 10 * combo (combo <= 9: no carry)
+    adc #100
+    sta mul_b
+    jsr multiply
+    ; x 2^(s-1)
+    ldx step
+@double:
+    dex
+    beq :+
+    asl prod
+    rol prod + 1
+    rol prod + 2
+    rol prod + 3
+    jmp @double
+:   ; + b
+    lda #12
+    sec
+    sbc col_y
+    bcs :+
+    lda #0
+:   cmp #10
+    bcc :+
+    lda #9
+:   clc
+    adc prod
+    sta prod
+    bcc :+
+    inc prod + 1
+    bne :+
+    inc prod + 2
+    bne :+
+    inc prod + 3
+:   jsr prod_to_dec
+    ldx #score
+    jsr add_counter
+    lda #1
+    sta hud_dirty
+    rts
+
+; The cells removed by a step go to the jewel counter and towards the next wild column.
+add_jewels:
     lda removed
     clc
-    adc since_wild
+    adc removed_all
     bcc :+
     lda #$FF
-:   sta since_wild
-    ; Jewel counter.
+:   sta removed_all
     lda removed
-    sta mcand
-    lda #0
-    sta mcand + 1
-    jsr bin_to_dec
-    lda #0
-    jsr load_addend
+    jsr bin8_to_dec
     ldx #jewels
-    lda #JEWEL_DIGITS
-    jsr add_counter
-    ; Score: jewels x chain x (level index + 1), in tens.
-    lda removed
-    sta mcand
-    lda #0
-    sta mcand + 1
-    lda chain
-    sta mplier
-    jsr multiply
-    lda product
-    sta mcand
-    lda product + 1
-    sta mcand + 1
-    ldx level_index
-    inx
-    stx mplier
-    jsr multiply
-    lda product
-    sta mcand
-    lda product + 1
-    sta mcand + 1
-    jsr bin_to_dec
-    lda #1                  ; tens
-    jsr load_addend
-    ldx #score
-    lda #SCORE_DIGITS
     jsr add_counter
     lda #1
     sta hud_dirty
     rts
 
-; The level goes up: displayed level + 1, index + 1 up to the end of the speed table.
-level_up:
-    lda #0
-    ldx #7
-:   sta add_buf, x
-    dex
-    bpl :-
+; The displayed level + 1.
+add_level:
     lda #1
-    sta add_buf
+    jsr bin8_to_dec
     ldx #level
-    lda #LEVEL_DIGITS
     jsr add_counter
-    lda level_index
-    cmp #MAX_LEVEL
-    bcs :+
-    inc level_index
-:   ldx level_index
-    lda speed_table, x
-    sta fall_speed
     lda #1
     sta hud_dirty
     rts
 
-; add_buf = dec_out shifted up by A digits.
-load_addend:
-    tay
+; add_buf = the decimal digits of A.
+bin8_to_dec:
+    sta prod
     lda #0
-    ldx #7
-:   sta add_buf, x
-    dex
-    bpl :-
-    ldx #0
-:   lda dec_out, x
+    sta prod + 1
+    sta prod + 2
+    sta prod + 3
+    ; fall through
+
+; add_buf = prod (32 bits) mod 100,000,000 in decimal digits, lowest first.
+prod_to_dec:
+    ldx #8 * 4
+:   jsr take_power
+    bcs :-
+    ldy #7
+@digit:
+    tya
+    asl a
+    asl a
+    tax
+    lda #0
     sta add_buf, y
-    iny
-    inx
-    cpx #5
-    bcs :+
-    cpy #8
-    bcc :-
+:   jsr take_power
+    bcc :+
+    lda add_buf, y
+    adc #0                  ; carry is set: + 1
+    sta add_buf, y
+    bcc :-                  ; always
+:   dey
+    bpl @digit
+    rts
+
+; Carry set (and prod reduced) when prod >= the power of ten at X / 4. Keeps X and Y.
+take_power:
+    sec
+    lda prod
+    sbc powers, x
+    sta addend
+    lda prod + 1
+    sbc powers + 1, x
+    sta addend + 1
+    lda prod + 2
+    sbc powers + 2, x
+    sta addend + 2
+    lda prod + 3
+    sbc powers + 3, x
+    bcc :+
+    sta prod + 3
+    lda addend + 2
+    sta prod + 2
+    lda addend + 1
+    sta prod + 1
+    lda addend
+    sta prod
 :   rts
 
-; Adds add_buf to the A-digit counter at zero page address X.
+powers:
+    .dword 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000
+
+; prod (32 bits) = mul_a (16 bits) x mul_b (8 bits).
+multiply:
+    lda #0
+    sta prod
+    sta prod + 1
+    sta prod + 2
+    sta prod + 3
+    sta addend + 2
+    lda mul_a
+    sta addend
+    lda mul_a + 1
+    sta addend + 1
+    ldx #8
+@bit:
+    lsr mul_b
+    bcc :+
+    clc
+    lda prod
+    adc addend
+    sta prod
+    lda prod + 1
+    adc addend + 1
+    sta prod + 1
+    lda prod + 2
+    adc addend + 2
+    sta prod + 2
+    bcc :+
+    inc prod + 3
+:   asl addend
+    rol addend + 1
+    rol addend + 2
+    dex
+    bne @bit
+    rts
+
+; Adds add_buf to the 8-digit counter at zero page address X; the carry out of the last
+; digit is dropped.
 add_counter:
-    sta add_len
+    lda #DIGITS
+    sta tmp0
     ldy #0
     clc
 @digit:
@@ -113,58 +214,23 @@ add_counter:
 :   sta $00, x
     inx
     iny
-    dec add_len             ; leaves carry alone
+    dec tmp0                ; leaves carry alone
     bne @digit
     rts
 
-; product = mcand (16 bits) x mplier (8 bits), kept to 16 bits.
-multiply:
-    lda #0
-    sta product
-    sta product + 1
-    ldx #8
-@bit:
-    lsr mplier
-    bcc :+
-    clc
-    lda product
-    adc mcand
-    sta product
-    lda product + 1
-    adc mcand + 1
-    sta product + 1
-:   asl mcand
-    rol mcand + 1
-    dex
-    bne @bit
+; A = frames per row at internal level X (uses A only).
+speed_of:
+    cpx #48
+    bcs :+
+    lda speed_table, x
+    rts
+:   lda #8
     rts
 
-; dec_out = the five decimal digits of mcand, lowest first.
-bin_to_dec:
-    ldx #4
-@power:
-    lda #0
-    sta dec_out, x
-@subtract:
-    lda mcand
-    sec
-    sbc powers_lo, x
-    tay
-    lda mcand + 1
-    sbc powers_hi, x
-    bcc @next
-    sta mcand + 1
-    sty mcand
-    inc dec_out, x
-    bne @subtract
-@next:
-    dex
-    bne @power
-    lda mcand
-    sta dec_out
-    rts
+.segment "RODATA"
 
-powers_lo:
-    .byte <1, <10, <100, <1000, <10000
-powers_hi:
-    .byte >1, >10, >100, >1000, >10000
+; Frames per row at internal levels 0-47; from 48 on, 8.
+speed_table:
+    .byte 63, 52, 41, 32, 29, 25, 23, 23, 21, 21, 21, 20, 19, 18, 18, 18
+    .byte 17, 17, 17, 18, 16, 16, 16, 17, 13, 13, 13, 16, 12, 12, 12, 13
+    .byte 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11

@@ -1,69 +1,22 @@
-; The title screen and the game screen, drawn whole with rendering off.
+; The title and game screens (drawn whole with rendering off), the title logo that lives in
+; the playfield RAM, and the side panel's texts.
 
 .include "defs.inc"
 
-
-TITLE_TX = 8
-TITLE_TY = 6
-
 .segment "CODE"
 
-; The title: big name, a row of jewels, "PUSH START". Fall speed 0 says "no game".
-draw_title:
-    lda #ST_TITLE
-    sta game_state
-    lda #0
-    sta fall_speed
-    jsr clear_screen
+; The title: the game screen's frames and labels, the cartridge's name and PUSH START. The
+; logo itself is playfield RAM (draw_glyph) and reaches the screen through the renderer.
+draw_title_screen:
+    jsr draw_game_screen
     lda #<title_list
     sta ptr
     lda #>title_list
     sta ptr + 1
-    jsr flush_list
-    ; JEWELBOT in 16x16 letters on palette 1.
-    ldx #0
-@letter:
-    txa
-    pha
-    asl a
-    clc
-    adc #TITLE_TX
-    sta cell_tx
-    lda #TITLE_TY
-    sta cell_ty
-    lda title_letters, x
-    sta cell_tile
-    lda #1
-    sta cell_pal
-    jsr draw_cell
-    jsr flush_now
-    pla
-    tax
-    inx
-    cpx #8
-    bne @letter
-    ; One jewel of each colour.
-    ldx #1
-@jewel:
-    txa
-    pha
-    asl a
-    clc
-    adc #8
-    sta cell_tx
-    lda #12
-    sta cell_ty
-    txa
-    jsr draw_value
-    jsr flush_now
-    pla
-    tax
-    inx
-    cpx #7
-    bne @jewel
-    jmp ppu_on
+    jmp flush_list
 
-; The game screen: frames, labels and an empty playfield (every cell drawn, shown = 0).
+; The game screen: frames, labels, counters and an empty playfield (every cell drawn,
+; shown = 0, the next box to be drawn).
 draw_game_screen:
     jsr clear_screen
     lda #<game_list
@@ -71,53 +24,163 @@ draw_game_screen:
     lda #>game_list
     sta ptr + 1
     jsr flush_list
-    ldy #FIRST_VISIBLE
-@cell:
-    tya
-    and #7
-    beq @next
-    cmp #7
-    beq @next
-    sty save_y
+    ; Every playfield cell empty (palette 3, which clear_screen gave every cell).
+    lda #0
+    ldy #PF_SIZE - 1
+:   sta shown, y
+    dey
+    bpl :-
+    lda #>($2000 + PF_TY * 32 + PF_TX)
+    sta vaddr + 1
+    lda #<($2000 + PF_TY * 32 + PF_TX)
+    sta vaddr
+    ldx #26                 ; tile rows
+@line:
+    lda vaddr + 1
+    sta PPUADDR
+    lda vaddr
+    sta PPUADDR
+    txa
+    and #1                  ; even counts: a cell's top half
+    eor #1
     asl a
     clc
-    adc #PF_TX - 2
-    sta cell_tx
-    tya
-    lsr a
-    lsr a
-    and #%11111110
+    adc #CELL_TILES
+    ldy #6
+:   sta PPUDATA
     clc
-    adc #(PF_TY - 4) & $FF
-    sta cell_ty
-    lda #0
-    jsr draw_value
+    adc #1
+    sta PPUDATA
+    sec
+    sbc #1
+    dey
+    bne :-
+    lda vaddr
+    clc
+    adc #32
+    sta vaddr
+    bcc :+
+    inc vaddr + 1
+:   dex
+    bne @line
+    lda #$FF
+    sta shown_next
+    sta shown_next + 1
+    sta shown_next + 2
+    jsr write_hud
+    jsr write_top
     jsr flush_now
-    ldy save_y
-@next:
+    lda #TXT_NONE
+    sta text_shown
+    rts
+
+; The title logo's glyph `glyph` in colour `anim`, in playfield rows 1-7 (all eight bytes of
+; each row, border bytes included).
+draw_glyph:
+    lda glyph
+    asl a
+    asl a
+    asl a
+    sta tmp2                ; index of the glyph's first row
+    ldy #0
+@row:
+    ldx tmp2
+    lda glyph_rows, x
+    sta tmp0
+    tya
+    clc
+    adc #3                  ; playfield row 1 is the fourth row of bytes
+    asl a
+    asl a
+    asl a
+    tax
+    lda #8
+    sta tmp1
+@byte:
+    asl tmp0
+    lda #0
+    bcc :+
+    lda anim
+:   sta playfield, x
+    inx
+    dec tmp1
+    bne @byte
+    inc tmp2
     iny
-    cpy #PF_END
-    bne @cell
+    cpy #7
+    bne @row
+    rts
+
+; Shows side-panel text A (TXT_*) unless it is already shown.
+show_text:
+    cmp text_shown
+    beq @done
+    sta text_shown
+    asl a
+    tax
+    lda text_lists, x
+    sta ptr
+    lda text_lists + 1, x
+    sta ptr + 1
+@entry:
+    ldy #0
+    lda (ptr), y
+    beq @done
+    jsr write_text_entry
+    lda ptr
+    clc                     ; + length + 3
+    adc tmp1
+    sta ptr
+    bcc @entry
+    inc ptr + 1
+    bne @entry
+@done:
     rts
 
 .segment "RODATA"
 
-; Tile of each big letter of JEWELBOT (generated in the order B E J L O T W).
-title_letters:
-    .byte BIG_TILES + 8, BIG_TILES + 4, BIG_TILES + 24, BIG_TILES + 4
-    .byte BIG_TILES + 12, BIG_TILES + 0, BIG_TILES + 16, BIG_TILES + 20
+; The logo: the six jewels' shapes and the X, one glyph each (8 bytes: 7 rows and a pad),
+; bit 7 = the row's left border byte.
+glyph_rows:
+    ; ring
+    .byte %10111101, %01000010, %01000010, %01000010, %01000010, %01000010, %10111101, 0
+    ; diamond
+    .byte %10011001, %00100100, %01000010, %01000010, %01000010, %00100100, %10011001, 0
+    ; triangle
+    .byte %10011001, %00011000, %00111100, %00111100, %01111110, %01111110, %11111111, 0
+    ; triangle, upside down
+    .byte %11111111, %01111110, %01111110, %00111100, %00111100, %00011000, %10011001, 0
+    ; hexagon
+    .byte %10111101, %01100110, %11000011, %11000011, %11000011, %01100110, %10111101, 0
+    ; emerald cut
+    .byte %10111101, %01111110, %01100110, %01100110, %01100110, %01111110, %10111101, 0
+    ; the X
+    .byte %11000011, %01100110, %00111100, %00011000, %00111100, %01100110, %11000011, 0
 
-text_push_start:
-    TEXT 11, 17, "PUSH START"
-text_blank10:
-    TEXT 11, 17, "          "
+text_lists:
+    .word text_none, text_pause, text_over
+
+text_none:
+    TEXT 24, 16, "     "
+    TEXT 24, 17, "     "
+    TEXT 24, 18, "     "
+    TEXT 24, 19, "     "
+    .byte 0
+text_pause:
+    TEXT 24, 16, "PAUSE"
+    .byte 0
+text_over:
+    TEXT 24, 16, "GAME "
+    TEXT 24, 17, "OVER "
+    TEXT 24, 18, "PUSH "
+    TEXT 24, 19, "START"
+    .byte 0
 
 title_list:
-    TEXT 9, 9, "OPEN CARTRIDGE"
-    TEXT 11, 17, "PUSH START"
-    TEXT 4, 21, "MATCH 3 JEWELS IN A LINE"
-    TEXT 5, 23, "LEFT RIGHT DOWN: MOVE"
-    TEXT 9, 25, "A OR B: ROTATE"
+    TEXT 24, 16, "PUSH"
+    TEXT 24, 17, "START"
+    TEXT 23, 21, "OPEN"
+    TEXT 23, 22, "CARTRIDGE"
     .byte 0
 
 game_list:
@@ -143,5 +206,6 @@ game_list:
     TEXT 1, 3, "SCORE"
     TEXT 1, 8, "LEVEL"
     TEXT 1, 13, "JEWELS"
+    TEXT 1, 18, "TOP"
     TEXT 23, 25, "JEWELBOT"
     .byte 0

@@ -6,7 +6,7 @@ Usage: gen_chr.py OUT.chr [PREVIEW.png]
 Background pattern table ($0000), tile numbers as the game uses them:
   $20-$5A  font, at the tile number of its ASCII code (so strings in the source are tile runs)
   $80-$A3  16x16 cells, 4 tiles each (TL, TR, BL, BR) for cell values 0-8:
-           0 empty, 1-6 jewels, 7 wild X, 8 flash (clear animation)
+           0 empty, 1-6 jewels, 7 wild X, 8 a sparkle (not used by the game)
   $B0-$B7  frame pieces
   $C0-    big title letters, 4 tiles each
 The sprite pattern table ($1000) is empty. Output is deterministic.
