@@ -27,6 +27,8 @@ pub enum Command {
     Run(RunArgs),
     /// Show the labelled RAM addresses and the decoded board at a frame.
     Ram(RamArgs),
+    /// Record a RAM trace from power-on, driven by a script or by the AI (docs/traces.md).
+    Record(RecordArgs),
     /// Describe a ROM file: format, mapper, sizes, hashes and which known dump it is.
     RomInfo(RomInfoArgs),
     /// Check that a ROM behaves as the AI's model of the game assumes.
@@ -124,6 +126,24 @@ pub struct RamArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct RecordArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The trace to write (gzip'd when the name ends in .gz).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Replace FILE if it exists.
+    #[arg(long)]
+    pub force: bool,
+    /// An input script to follow (hold, until, poke, note); without it the AI plays.
+    #[arg(long, value_name = "FILE", conflicts_with = "frames")]
+    pub script: Option<PathBuf>,
+    /// Frames the AI plays (without --script).
+    #[arg(long, value_name = "N", required_unless_present = "script", value_parser = clap::value_parser!(u64).range(1..))]
+    pub frames: Option<u64>,
+}
+
+#[derive(Debug, Args)]
 pub struct RomInfoArgs {
     /// ROM file to describe.
     pub path: PathBuf,
@@ -144,7 +164,7 @@ pub enum Switch {
 
 /// Subcommands that run a ROM with the plug-ins, and so take their options (the top-level
 /// command, which plays in a window, takes them too).
-const WITH_PLUGINS: [&str; 2] = ["run", "ram"];
+const WITH_PLUGINS: [&str; 3] = ["run", "ram", "record"];
 
 /// The command line: the host's own arguments, and a `--NAME VALUE` flag for every option the
 /// plug-ins declare, on the commands that run them.

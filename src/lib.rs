@@ -6,6 +6,7 @@
 //! - [`session`]: one running console with its plug-ins.
 //! - [`plugin_host`]: calls plug-ins every frame and contains their failures.
 //! - [`headless`]: runs a session without a window and summarises it.
+//! - [`record`]: RAM traces of any ROM, driven by a script or the plug-ins.
 //! - [`inspector`]: text views of plug-in inspections.
 //! - [`frontend`]: the desktop window (picture, sound, controls, RAM inspector, overlay).
 
@@ -14,5 +15,6 @@ pub mod frontend;
 pub mod headless;
 pub mod inspector;
 pub mod plugin_host;
+pub mod record;
 pub mod rom;
 pub mod session;

@@ -88,6 +88,7 @@ fn run(cli: Cli, plugins: &Plugins) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Ram(args)) => ram(&args, plugins),
+        Some(Command::Record(args)) => record(&args, plugins),
         Some(Command::RomInfo(args)) => rom_info(&args.path),
         Some(Command::Sim(args)) => magic_jewelry_lab::sim::run(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::Compare(args)) => {
@@ -153,6 +154,54 @@ fn ram(args: &cli::RamArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
     }
     if args.hex || inspections.is_empty() {
         print!("\n{}", inspector::hex_dump(session.ram()));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Records a trace and writes it where `--out` says, never over a file without `--force`.
+fn record(args: &cli::RecordArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
+    if args.out.exists() && !args.force {
+        anyhow::bail!("{} exists; pass --force to replace it", args.out.display());
+    }
+    let script = match &args.script {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read script {}", path.display()))?;
+            Some(
+                jewelbot_plugin::Script::parse(&text)
+                    .with_context(|| format!("script {}", path.display()))?,
+            )
+        }
+        None => None,
+    };
+    let mut session = open_session(&args.game, plugins)?;
+    report_messages(&mut session);
+    let (driver, source) = match &script {
+        Some(script) => (
+            jewelbot::record::Driver::Script(script),
+            format!(
+                "script-{}",
+                args.script
+                    .as_deref()
+                    .and_then(Path::file_name)
+                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+            ),
+        ),
+        None => (
+            jewelbot::record::Driver::Frames(args.frames.unwrap_or(0)),
+            "jewelbot-player".to_owned(),
+        ),
+    };
+    let recorded = jewelbot::record::record(&mut session, &driver, &source, |_| {})?;
+    jewelbot::record::write_trace(&args.out, &recorded.text)
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    println!(
+        "{} frames recorded to {}",
+        recorded.frames,
+        args.out.display()
+    );
+    for event in &recorded.waited_out {
+        eprintln!("note: the script waited for {event} and it did not come");
     }
     Ok(ExitCode::SUCCESS)
 }

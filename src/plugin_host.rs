@@ -1,7 +1,8 @@
 //! Runs in-process plug-ins once per frame and contains their failures.
 
 use jewelbot_plugin::{
-    Buttons, FrameContext, Inspection, Plugin, PluginOption, Ram, RomIdentity, Stat, Status,
+    Buttons, FrameContext, Inspection, Plugin, PluginOption, Ram, Recording, RomIdentity, Stat,
+    Status,
 };
 use std::panic::{self, AssertUnwindSafe};
 
@@ -220,6 +221,12 @@ impl PluginHost {
                     .map(|i| (slot.name().to_owned(), i))
             })
             .collect()
+    }
+
+    /// What the first active plug-in wants recorded (`None` when no plug-in runs).
+    pub fn recording(&self) -> Option<Recording> {
+        self.active()
+            .find_map(|slot| guarded(|| slot.plugin.recording()).ok())
     }
 
     /// Statistics of the plug-ins that ran (disabled ones included: their counts still stand).

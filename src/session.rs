@@ -5,6 +5,7 @@ use crate::plugin_host::PluginHost;
 use crate::rom::{RomError, RomImage};
 use jewelbot_plugin::{Buttons, Machine, MachineError, Plugin, Ram, RomIdentity};
 use std::path::Path;
+use tetanes_core::debug::{Access, Breakpoint};
 use tetanes_core::input::JoypadBtn;
 use tetanes_core::prelude::*;
 use tetanes_core::video::VideoFilter;
@@ -53,6 +54,10 @@ impl Default for SessionConfig {
 
 pub struct Session {
     deck: ControlDeck,
+    /// Routines whose entry is recorded as an event, by address.
+    routines: Vec<(String, u16)>,
+    /// The buttons held during the last frame.
+    last_buttons: Buttons,
     rom: RomImage,
     ines: Vec<u8>,
     frame: u64,
@@ -96,6 +101,8 @@ impl Session {
         });
         Ok(Self {
             deck,
+            routines: Vec::new(),
+            last_buttons: Buttons::NONE,
             rom,
             ines,
             frame: 0,
@@ -118,6 +125,7 @@ impl Session {
 
     fn run_frame_with(&mut self, buttons: Buttons) -> Result<(), SessionError> {
         self.set_pad(buttons);
+        self.last_buttons = buttons;
         let _clocked: Clocked = self
             .deck
             .clock_frame()
@@ -156,6 +164,41 @@ impl Session {
 
     pub fn rom(&self) -> &RomImage {
         &self.rom
+    }
+
+    /// The buttons held on controller 1 during the last frame.
+    pub fn last_buttons(&self) -> Buttons {
+        self.last_buttons
+    }
+
+    /// Records, from now on, every entry into the routines at these CPU addresses (execution
+    /// breakpoints that do not stop the console); [`Session::take_events`] names them.
+    pub fn watch_routines(&mut self, routines: &[(String, u16)]) {
+        self.routines = routines.to_vec();
+        self.deck
+            .set_breakpoints(routines.iter().map(|&(_, address)| Breakpoint {
+                start: address,
+                end: address,
+                offset: None,
+                access: Access::EXEC,
+                breaks: false,
+                condition: None,
+            }));
+        self.deck.drain_access_log();
+    }
+
+    /// The watched routines entered since the last call, each named once, in the order first
+    /// entered.
+    pub fn take_events(&mut self) -> Vec<String> {
+        let mut events: Vec<String> = Vec::new();
+        for hit in self.deck.drain_access_log() {
+            if let Some((name, _)) = self.routines.iter().find(|(_, a)| *a == hit.pc) {
+                if !events.contains(name) {
+                    events.push(name.clone());
+                }
+            }
+        }
+        events
     }
 
     pub fn plugins(&self) -> &PluginHost {

@@ -34,6 +34,44 @@ pub const MAGIC_JEWELRY_II_SHA1: &str = "9a8f4ec8200a7b08575a91964dd60d7bd9e7df8
 /// The project's own Columns cartridge carries this text in its PRG.
 pub const OPEN_CARTRIDGE_SIGNATURE: &[u8] = b"JEWELBOT OPEN CARTRIDGE";
 
+/// The game's events, in the order of the open cartridge's routine table.
+pub const EVENTS: [&str; 8] = [
+    "reset",
+    "game-setup",
+    "spawn",
+    "lock",
+    "match-check",
+    "wild-generated",
+    "wild-landed",
+    "game-over",
+];
+
+/// The real game's routines for [`EVENTS`] (`docs/magic-jewelry.md`, "Routines").
+pub const REAL_GAME_ROUTINES: [u16; 8] = [
+    0xE283, 0xE3D0, 0xE58B, 0xE6C4, 0xE9E9, 0xE754, 0xE743, 0xE7C4,
+];
+
+/// RAM the real game's traces record: the zero page and the playfield.
+pub const TRACE_RANGES: [(u16, u16); 2] = [(0x0000, 0x00FF), (0x0380, 0x03F7)];
+
+/// The open cartridge's routines for [`EVENTS`], from the table it keeps right after its
+/// signature: a count byte (8), then one little-endian address per event.
+pub fn open_cartridge_routines(prg: &[u8]) -> Option<[u16; 8]> {
+    let at = prg
+        .windows(OPEN_CARTRIDGE_SIGNATURE.len())
+        .position(|w| w == OPEN_CARTRIDGE_SIGNATURE)?
+        + OPEN_CARTRIDGE_SIGNATURE.len();
+    let table = prg.get(at..at + 17)?;
+    if usize::from(table[0]) != EVENTS.len() {
+        return None;
+    }
+    let mut routines = [0u16; 8];
+    for (i, routine) in routines.iter_mut().enumerate() {
+        *routine = u16::from_le_bytes([table[1 + 2 * i], table[2 + 2 * i]]);
+    }
+    Some(routines)
+}
+
 /// What a ROM is, as far as this plug-in is concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Identification {
@@ -46,6 +84,22 @@ pub enum Identification {
 impl Identification {
     pub fn is_playable(self) -> bool {
         matches!(self, Self::Known(_) | Self::OpenCartridge)
+    }
+
+    /// The routines that mark the game's events, named, for a recorder.
+    pub fn routines(self, prg: &[u8]) -> Vec<(String, u16)> {
+        let addresses = match self {
+            Self::Known(_) => Some(REAL_GAME_ROUTINES),
+            Self::OpenCartridge => open_cartridge_routines(prg),
+            Self::MagicJewelryII | Self::Unknown => None,
+        };
+        addresses.map_or_else(Vec::new, |addresses| {
+            EVENTS
+                .iter()
+                .zip(addresses)
+                .map(|(name, address)| ((*name).to_owned(), address))
+                .collect()
+        })
     }
 
     /// One line for the user.
@@ -98,5 +152,16 @@ mod tests {
         assert_eq!(identify(1, "", &prg), Identification::OpenCartridge);
         assert_eq!(identify(1, "", &prg[..20]), Identification::Unknown);
         assert!(!Identification::Unknown.is_playable());
+        // No routine table after this signature.
+        assert!(Identification::OpenCartridge.routines(&prg).is_empty());
+        prg[33] = 8;
+        for i in 0..8u8 {
+            prg[34 + 2 * usize::from(i)] = i;
+            prg[35 + 2 * usize::from(i)] = 0xE0;
+        }
+        let routines = Identification::OpenCartridge.routines(&prg);
+        assert_eq!(routines[3], ("lock".to_owned(), 0xE003));
+        let real = identify(0xA189_843D, "", &[]).routines(&[]);
+        assert_eq!(real[2], ("spawn".to_owned(), 0xE58B));
     }
 }

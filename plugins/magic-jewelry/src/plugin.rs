@@ -9,8 +9,8 @@ pub use crate::play::Mode;
 use crate::play::Player;
 use crate::screen::Geometry;
 use jewelbot_plugin::{
-    Buttons, Field, FrameContext, Inspection, Panel, Plugin, PluginOption, Ram, RomIdentity, Stat,
-    StatValue,
+    Buttons, Field, FrameContext, Inspection, Panel, Plugin, PluginOption, Ram, Recording,
+    RomIdentity, Stat, StatValue,
 };
 use std::path::PathBuf;
 
@@ -33,6 +33,8 @@ pub struct MagicJewelryPlugin {
     tracker: Tracker,
     /// Where the attached game draws its playfield.
     geometry: Geometry,
+    /// The attached game's event routines, for recorders.
+    routines: Vec<(String, u16)>,
 }
 
 impl Default for MagicJewelryPlugin {
@@ -47,6 +49,7 @@ impl Default for MagicJewelryPlugin {
             player: None,
             tracker: Tracker::default(),
             geometry: Geometry::default(),
+            routines: Vec::new(),
         }
     }
 }
@@ -134,6 +137,7 @@ impl Plugin for MagicJewelryPlugin {
             ));
         }
         self.geometry = Geometry::of(identification);
+        self.routines = identification.routines(rom.prg);
         self.player_mut()?;
         Ok(identification.describe())
     }
@@ -239,6 +243,13 @@ impl Plugin for MagicJewelryPlugin {
 
     fn inspect(&self, ram: &Ram) -> Inspection {
         inspect(ram)
+    }
+
+    fn recording(&self) -> Recording {
+        Recording {
+            ranges: dumps::TRACE_RANGES.to_vec(),
+            routines: self.routines.clone(),
+        }
     }
 
     fn stats(&self) -> Vec<Stat> {

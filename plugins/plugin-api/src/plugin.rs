@@ -47,6 +47,31 @@ pub trait Plugin: Send {
     fn stats(&self) -> Vec<Stat> {
         Vec::new()
     }
+
+    /// What a recorder should capture of the attached game (`jewelbot record`): the RAM ranges
+    /// worth recording and the routines whose entry marks an event.
+    fn recording(&self) -> Recording {
+        Recording::default()
+    }
+}
+
+/// What to record of a game: RAM ranges and the CPU routines that mark its events.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recording {
+    /// Address ranges of RAM, inclusive.
+    pub ranges: Vec<(u16, u16)>,
+    /// Event names and the CPU address of the routine whose first instruction marks each.
+    pub routines: Vec<(String, u16)>,
+}
+
+impl Default for Recording {
+    /// All of RAM, no routines.
+    fn default() -> Self {
+        Self {
+            ranges: vec![(0, crate::RAM_SIZE as u16 - 1)],
+            routines: Vec::new(),
+        }
+    }
 }
 
 /// One setting of a plug-in, as the host offers it on the command line (`--NAME VALUE`) and

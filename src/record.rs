@@ -1,0 +1,119 @@
+//! `jewelbot record`: a RAM trace of any ROM from power-on (`docs/traces.md`), driven by an input
+//! script or by the plug-ins, with the events the loaded plug-in names read from the CPU by
+//! execution breakpoints.
+
+use crate::session::{Session, SessionError};
+use jewelbot_plugin::{Machine, Recording, Script, Trace, TraceHeader, TraceWriter};
+
+/// Frames a recording runs at most, whatever the script says (a script waiting on an event
+/// that never comes still ends).
+pub const MAX_FRAMES: u64 = 10_000_000;
+
+/// What drives the console while it is recorded.
+pub enum Driver<'a> {
+    /// The script's buttons and pokes.
+    Script(&'a Script),
+    /// Whoever holds the controller (the plug-ins, normally), for this many frames.
+    Frames(u64),
+}
+
+/// A recording and what did not go as the script said.
+pub struct Recorded {
+    /// The trace's text.
+    pub text: String,
+    pub frames: u64,
+    /// Events of `until` commands that ran out of frames without happening.
+    pub waited_out: Vec<String>,
+}
+
+/// Records `session` from its current frame (power-on for a fresh session), calling
+/// `progress` with the frames done about every thousand frames.
+pub fn record(
+    session: &mut Session,
+    driver: &Driver<'_>,
+    source: &str,
+    mut progress: impl FnMut(u64),
+) -> Result<Recorded, SessionError> {
+    let recording = session.plugins().recording().unwrap_or_default();
+    let Recording { ranges, routines } = recording;
+    session.watch_routines(&routines);
+    let header = TraceHeader {
+        rom_crc32: Some(session.rom().prg_chr_crc32),
+        ranges,
+        power_on_ram: "zeros".to_owned(),
+        source: source.to_owned(),
+    };
+    let mut writer = TraceWriter::new(header);
+    let mut waited_out = Vec::new();
+    match driver {
+        Driver::Script(script) => {
+            let mut runner = script.runner();
+            while let Some(input) = runner.next_frame() {
+                if writer.frames() >= MAX_FRAMES {
+                    break;
+                }
+                for note in &input.notes {
+                    writer.note(note);
+                }
+                for &(address, value) in &input.pokes {
+                    session.poke(address, value);
+                    writer.poke(address, value);
+                }
+                session
+                    .step(input.buttons)
+                    .map_err(|e| SessionError::Emulation(e.to_string()))?;
+                let events = session.take_events();
+                let names: Vec<&str> = events.iter().map(String::as_str).collect();
+                writer.frame(session.last_buttons(), &names, session.ram());
+                runner.frame_done(&names);
+                if writer.frames() % 1000 == 0 {
+                    progress(writer.frames());
+                }
+            }
+            waited_out.extend(runner.waited_out().iter().cloned());
+        }
+        Driver::Frames(frames) => {
+            for _ in 0..(*frames).min(MAX_FRAMES) {
+                session.run_frame()?;
+                let events = session.take_events();
+                let names: Vec<&str> = events.iter().map(String::as_str).collect();
+                writer.frame(session.last_buttons(), &names, session.ram());
+                if writer.frames() % 1000 == 0 {
+                    progress(writer.frames());
+                }
+            }
+        }
+    }
+    let frames = writer.frames();
+    Ok(Recorded {
+        text: writer.finish(),
+        frames,
+        waited_out,
+    })
+}
+
+/// [`record`] parsed back into a [`Trace`] (tests compare recordings frame by frame).
+pub fn record_trace(
+    session: &mut Session,
+    driver: &Driver<'_>,
+    source: &str,
+) -> Result<Trace, SessionError> {
+    let recorded = record(session, driver, source, |_| {})?;
+    Trace::parse(&recorded.text).map_err(|e| SessionError::Emulation(e.to_string()))
+}
+
+/// Writes a trace's text to `path`, gzip'd when its name ends in `.gz`, through a temporary file
+/// so a failure never leaves half a trace.
+pub fn write_trace(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let bytes = if path.extension().is_some_and(|e| e == "gz") {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        encoder.write_all(text.as_bytes())?;
+        encoder.finish()?
+    } else {
+        text.as_bytes().to_vec()
+    };
+    let partial = path.with_extension("partial");
+    std::fs::write(&partial, bytes)?;
+    std::fs::rename(&partial, path)
+}
