@@ -66,7 +66,7 @@ pub fn record(
                 let names: Vec<&str> = events.iter().map(String::as_str).collect();
                 writer.frame(session.last_buttons(), &names, session.ram());
                 runner.frame_done(&names);
-                if writer.frames() % 1000 == 0 {
+                if writer.frames().is_multiple_of(1000) {
                     progress(writer.frames());
                 }
             }
@@ -78,7 +78,7 @@ pub fn record(
                 let events = session.take_events();
                 let names: Vec<&str> = events.iter().map(String::as_str).collect();
                 writer.frame(session.last_buttons(), &names, session.ram());
-                if writer.frames() % 1000 == 0 {
+                if writer.frames().is_multiple_of(1000) {
                     progress(writer.frames());
                 }
             }
