@@ -41,7 +41,7 @@ impl Plugin for Overlay {
             format!("test overlay | frame {frame}"),
             "a long status line wraps at the picture's edge so nothing is cut off".into(),
         ];
-        status.marks = vec![screen::column_mark(x.min(5), y.clamp(0, 12))];
+        status.marks = vec![screen::OPEN_CARTRIDGE.column_mark(x.min(5), y.clamp(0, 12))];
     }
     fn inspect(&self, ram: &Ram) -> Inspection {
         let field = |address: u16, width: u16, label: &str, meaning: &str| Field {
