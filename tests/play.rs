@@ -146,28 +146,37 @@ fn after_a_game_over_the_player_starts_the_next_game_by_itself() {
     let mut bot = Bot::new(Mode::Fast);
     play(&mut session, &mut bot, 300, untouched);
     let mut filled = false;
-    play(&mut session, &mut bot, 3000, |session, view, events, buttons| {
-        if !filled && events.spawned {
-            // Rows 1-12 in a pattern with no lines, under the new column.
-            for row in 1..=12i8 {
-                for x in 0..6u8 {
-                    let colour = 1 + ((row as u8 + x) % 2) + 2 * (row as u8 % 2);
-                    session.poke(map::cell_address(row, x), colour);
+    play(
+        &mut session,
+        &mut bot,
+        3000,
+        |session, view, events, buttons| {
+            if !filled && events.spawned {
+                // Rows 1-12 in a pattern with no lines, under the new column.
+                for row in 1..=12i8 {
+                    for x in 0..6u8 {
+                        let colour = 1 + ((row as u8 + x) % 2) + 2 * (row as u8 % 2);
+                        session.poke(map::cell_address(row, x), colour);
+                    }
                 }
+                filled = true;
+                let _ = view;
+                return Buttons::NONE;
             }
-            filled = true;
-            let _ = view;
-            return Buttons::NONE;
-        }
-        buttons
-    });
+            buttons
+        },
+    );
     let stats = bot.tracker.stats().clone();
     assert!(filled);
     assert_eq!(stats.game_overs, 1, "{stats:?}");
     assert_eq!(stats.games_started, 2, "{stats:?}");
     let placed = stats.columns_placed;
     play(&mut session, &mut bot, 3000, untouched);
-    assert!(bot.tracker.stats().columns_placed >= placed + 20, "{:?}", bot.tracker.stats());
+    assert!(
+        bot.tracker.stats().columns_placed >= placed + 20,
+        "{:?}",
+        bot.tracker.stats()
+    );
     assert_eq!(bot.tracker.stats().inconsistent_frames, 0);
 }
 

@@ -392,3 +392,88 @@ fn format_field(ram: &Ram, address: u16, width: u16, format: Format) -> String {
         Format::Playfield => format!("{} jewels", Grid::from_ram(ram).visible_jewels()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jewelbot_plugin::Status;
+    use proptest::prelude::*;
+
+    fn attached() -> MagicJewelryPlugin {
+        let mut prg = vec![0u8; 64];
+        prg[..dumps::OPEN_CARTRIDGE_SIGNATURE.len()]
+            .copy_from_slice(dumps::OPEN_CARTRIDGE_SIGNATURE);
+        let mut plugin = MagicJewelryPlugin::default();
+        plugin
+            .set_option("strategy", "simple")
+            .expect("simple exists");
+        plugin
+            .attach(&RomIdentity {
+                name: "test",
+                mapper: 0,
+                prg: &prg,
+                chr: &[],
+                prg_chr_crc32: 1,
+                file_sha1: "",
+            })
+            .expect("the signature is recognised");
+        plugin
+    }
+
+    fn frame(plugin: &mut MagicJewelryPlugin, number: u64, ram: &Ram) -> Buttons {
+        let mut pokes = Vec::new();
+        let mut buttons = Buttons::NONE;
+        let mut status = Status::default();
+        let mut ctx = FrameContext::new(number, ram, &[], &mut pokes, &mut buttons, &mut status);
+        plugin.on_frame(&mut ctx);
+        assert!(pokes.is_empty(), "the player never writes the game's RAM");
+        buttons
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Garbage RAM, frame after frame, never panics the plug-in: it reports inconsistent
+        /// frames and presses nothing on them.
+        #[test]
+        fn garbage_ram_never_panics_the_plug_in(frames in proptest::collection::vec(
+            proptest::collection::vec(any::<u8>(), 0x800), 1..12)
+        ) {
+            let mut plugin = attached();
+            for (n, bytes) in frames.iter().enumerate() {
+                let mut ram = [0u8; 0x800];
+                ram.copy_from_slice(bytes);
+                let buttons = frame(&mut plugin, n as u64, &ram);
+                if GameView::decode(&ram).is_err() {
+                    prop_assert!(buttons.is_empty());
+                }
+                let _ = plugin.inspect(&ram);
+            }
+            let _ = plugin.stats();
+        }
+
+        /// A game's RAM with any byte of the state changed: every state the decoder accepts is
+        /// played without a panic.
+        #[test]
+        fn a_game_with_one_byte_changed_never_panics_the_plug_in(
+            address in 0x00u16..0x100, value in any::<u8>(), x in 0u8..6, y in 0u8..13
+        ) {
+            let mut plugin = attached();
+            let mut ram = [0u8; 0x800];
+            ram[map::FALL_SPEED as usize] = 8;
+            ram[map::SPEED_IN_FORCE as usize] = 8;
+            ram[map::CURRENT_COLUMN as usize..][..3].copy_from_slice(&[7, 7, 7]);
+            ram[map::NEXT_COLUMN as usize..][..3].copy_from_slice(&[1, 2, 3]);
+            ram[map::COLUMN_X as usize] = x;
+            ram[map::COLUMN_Y as usize] = y;
+            for row in y as i8 - 2..=y as i8 {
+                ram[map::cell_address(row, x) as usize] = 7;
+            }
+            frame(&mut plugin, 1, &ram);
+            ram[address as usize] = value;
+            frame(&mut plugin, 2, &ram);
+            ram[map::FALL_TIMER as usize] = 255;
+            frame(&mut plugin, 3, &ram);
+        }
+    }
+}
