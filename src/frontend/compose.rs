@@ -8,7 +8,7 @@ use super::font::{self, GLYPH};
 use super::panel;
 use crate::plugin_host::SlotState;
 use crate::session::Session;
-use jewelbot_plugin::{Inspection, Mark, Ram, RAM_SIZE, SCREEN_HEIGHT, SCREEN_WIDTH};
+use jewelbot_plugin::{Buttons, Inspection, Mark, Ram, RAM_SIZE, SCREEN_HEIGHT, SCREEN_WIDTH};
 
 pub const BACKGROUND: Color = [16, 16, 20, 255];
 pub const TEXT: Color = [232, 232, 232, 255];
@@ -72,6 +72,8 @@ pub struct Snapshot {
     pub picture: Vec<u8>,
     pub ram: Ram,
     pub frame: u64,
+    /// Controller 1's buttons during the frame shown, whoever pressed them.
+    pub buttons: Buttons,
     pub slots: Vec<SlotView>,
     pub inspections: Vec<(String, Inspection)>,
 }
@@ -120,6 +122,7 @@ impl Snapshot {
             picture,
             ram: *session.ram(),
             frame: session.frame_number(),
+            buttons: session.last_buttons(),
             slots,
             inspections,
         }
@@ -215,6 +218,7 @@ pub fn compose(
     if ui.overlay {
         draw_marks(canvas, snapshot, layout.game);
         draw_status(canvas, snapshot, layout);
+        draw_input(canvas, snapshot.buttons, layout);
     }
     draw_bar(canvas, ui, layout);
     if let Some(rect) = layout.panel {
@@ -323,6 +327,45 @@ fn draw_status(canvas: &mut Canvas, snapshot: &Snapshot, layout: Layout) {
     }
 }
 
+/// The controller's buttons as a pad reads them, bottom right of the picture: the ones held
+/// lit, the others dim (an input display, as TAS tools show).
+fn draw_input(canvas: &mut Canvas, buttons: Buttons, layout: Layout) {
+    const PAD: [(Buttons, &str); 8] = [
+        (Buttons::LEFT, "<"),
+        (Buttons::UP, "^"),
+        (Buttons::DOWN, "v"),
+        (Buttons::RIGHT, ">"),
+        (Buttons::SELECT, "Sel"),
+        (Buttons::START, "Start"),
+        (Buttons::B, "B"),
+        (Buttons::A, "A"),
+    ];
+    let t = layout.text;
+    let labels: Vec<&str> = PAD.iter().map(|(_, label)| *label).collect();
+    let width = font::text_width(&labels.join(" "), t) as i32;
+    let mut x = layout.game.right() - width - (GLYPH * t) as i32;
+    let y = layout.game.bottom() - 2 * line_height(t);
+    let pad = t as i32;
+    canvas.fill_rect(
+        Rect::new(
+            x - pad,
+            y - pad,
+            width + 2 * pad,
+            (GLYPH * t) as i32 + 2 * pad,
+        ),
+        SHADE,
+    );
+    for (button, label) in PAD {
+        let color = if buttons.contains(button) {
+            ACCENT
+        } else {
+            DIM
+        };
+        canvas.text(x, y, label, color, t);
+        x += font::text_width(label, t) as i32 + (GLYPH * t) as i32;
+    }
+}
+
 /// The frontend's status bar and passing message, bottom left of the picture.
 fn draw_bar(canvas: &mut Canvas, ui: &Ui, layout: Layout) {
     let t = layout.text;
@@ -409,11 +452,39 @@ mod tests {
             picture: vec![255; SCREEN_WIDTH * SCREEN_HEIGHT * 4],
             ram: [0; RAM_SIZE],
             frame: 0,
+            buttons: Buttons::NONE,
             slots: vec![],
             inspections: vec![],
         };
         compose(&mut canvas, &snapshot, &Changes::new(), &ui, &[], 0);
         assert_eq!(canvas.pixel(100, 50), Some([255, 255, 255, 255]));
+    }
+
+    #[test]
+    fn the_input_display_lights_the_buttons_held() {
+        let ui = Ui::default();
+        let lit = |buttons| {
+            let mut canvas = Canvas::new(768, 720);
+            let snapshot = Snapshot {
+                picture: vec![0; SCREEN_WIDTH * SCREEN_HEIGHT * 4],
+                ram: [0; RAM_SIZE],
+                frame: 0,
+                buttons,
+                slots: vec![],
+                inspections: vec![],
+            };
+            let layout = compose(&mut canvas, &snapshot, &Changes::new(), &ui, &[], 0);
+            let bottom = layout.game.bottom() as usize;
+            (bottom - 40..bottom)
+                .flat_map(|y| (0..768).map(move |x| (x, y)))
+                .filter(|&(x, y)| canvas.pixel(x, y) == Some(ACCENT))
+                .count()
+        };
+        let none = lit(Buttons::NONE);
+        let left = lit(Buttons::LEFT);
+        let left_and_a = lit(Buttons::LEFT | Buttons::A);
+        assert_eq!(none, 0);
+        assert!(left > 0 && left_and_a > left, "{none} {left} {left_and_a}");
     }
 
     #[test]
