@@ -51,6 +51,8 @@ pub struct App {
     message: Option<(String, Instant)>,
     started: Instant,
     cursor: (f64, f64),
+    /// The monitor's size in pixels (or the default screen's), to fit the window in.
+    screen: (usize, usize),
     fps: FpsMeter,
     last_redraw: Instant,
     error: Option<anyhow::Error>,
@@ -86,6 +88,7 @@ impl App {
             message: None,
             started: Instant::now(),
             cursor: (0.0, 0.0),
+            screen: compose::DEFAULT_SCREEN,
             fps: FpsMeter::default(),
             last_redraw: Instant::now(),
             error: None,
@@ -170,11 +173,14 @@ impl App {
     }
 
     fn create_window(&mut self, event_loop: &ActiveEventLoop) -> anyhow::Result<()> {
-        let (w, h) = compose::window_size(
+        self.screen = screen_size(event_loop);
+        let scale = compose::fitting_scale(
             self.options.scale.max(1) as usize,
             self.ui.panel,
             self.ui.aspect,
+            self.screen,
         );
+        let (w, h) = compose::window_size(scale, self.ui.panel, self.ui.aspect);
         let mut attributes = Window::default_attributes()
             .with_title(format!("jewelbot - {}", self.session.rom().name))
             .with_inner_size(PhysicalSize::new(w as u32, h as u32))
@@ -418,6 +424,8 @@ impl App {
         let mut before = self.ui.clone();
         before.panel = !self.ui.panel;
         let scale = compose::layout(size.width as usize, size.height as usize, &before).scale;
+        // Showing the panel may take a smaller picture to stay on the screen.
+        let scale = compose::fitting_scale(scale, self.ui.panel, self.ui.aspect, self.screen);
         let (w, h) = compose::window_size(scale, self.ui.panel, self.ui.aspect);
         let _ = window.request_inner_size(PhysicalSize::new(w as u32, h as u32));
     }
@@ -626,4 +634,17 @@ impl FpsMeter {
     fn value(&self) -> f64 {
         self.value
     }
+}
+
+/// The size of the monitor the window opens on, or [`compose::DEFAULT_SCREEN`] when it is not
+/// known.
+fn screen_size(event_loop: &ActiveEventLoop) -> (usize, usize) {
+    event_loop
+        .primary_monitor()
+        .or_else(|| event_loop.available_monitors().next())
+        .map(|m| m.size())
+        .filter(|s| s.width > 0 && s.height > 0)
+        .map_or(compose::DEFAULT_SCREEN, |s| {
+            (s.width as usize, s.height as usize)
+        })
 }

@@ -174,6 +174,21 @@ pub fn window_size(scale: usize, panel: bool, aspect: Aspect) -> (usize, usize) 
     (game_width(scale.max(1), aspect) + panel, height)
 }
 
+/// The screen a window is fitted to when the monitor does not say its size.
+pub const DEFAULT_SCREEN: (usize, usize) = (1280, 720);
+
+/// The largest scale, at most `wanted`, whose window (with the panel when asked) fits a screen
+/// of `screen` pixels; 1 when even that does not fit.
+pub fn fitting_scale(wanted: usize, panel: bool, aspect: Aspect, screen: (usize, usize)) -> usize {
+    (1..=wanted.max(1))
+        .rev()
+        .find(|&scale| {
+            let (w, h) = window_size(scale, panel, aspect);
+            w <= screen.0 && h <= screen.1
+        })
+        .unwrap_or(1)
+}
+
 pub fn layout(width: usize, height: usize, ui: &Ui) -> Layout {
     let text = text_scale(height);
     let panel_w = if ui.panel {
@@ -485,6 +500,20 @@ mod tests {
         let left_and_a = lit(Buttons::LEFT | Buttons::A);
         assert_eq!(none, 0);
         assert!(left > 0 && left_and_a > left, "{none} {left} {left_and_a}");
+    }
+
+    #[test]
+    fn with_the_inspector_the_window_fits_a_1280_by_720_screen() {
+        for aspect in [Aspect::Ntsc, Aspect::Square] {
+            let scale = fitting_scale(3, true, aspect, DEFAULT_SCREEN);
+            let (w, h) = window_size(scale, true, aspect);
+            assert!(w <= 1280 && h <= 720, "{w}x{h} at {scale}");
+            // 8:7 pixels take the picture down to 2; square ones fit at 3.
+            assert_eq!(scale, if aspect == Aspect::Ntsc { 2 } else { 3 });
+            // Without the panel the default scale stays.
+            assert_eq!(fitting_scale(3, false, aspect, DEFAULT_SCREEN), 3);
+        }
+        assert_eq!(fitting_scale(3, true, Aspect::Ntsc, (300, 200)), 1);
     }
 
     #[test]
