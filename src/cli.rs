@@ -56,6 +56,13 @@ pub struct GameArgs {
     /// Whether the AI (the plug-ins) holds the controller.
     #[arg(long, value_enum, default_value_t = Switch::On)]
     pub ai: Switch,
+    /// Write RAM just before a frame: FRAME:ADDR=VALUE (address in hex, e.g. 300:$6E=69);
+    /// repeatable.
+    #[arg(long, value_name = "FRAME:ADDR=VALUE", value_parser = jewelbot::ram_edit::parse_poke)]
+    pub poke: Vec<jewelbot::ram_edit::Poke>,
+    /// Hold a RAM byte at a value around every frame: ADDR=VALUE; repeatable.
+    #[arg(long, value_name = "ADDR=VALUE", value_parser = jewelbot::ram_edit::parse_freeze)]
+    pub freeze: Vec<jewelbot::ram_edit::Freeze>,
 }
 
 #[derive(Debug, Args)]

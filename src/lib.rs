@@ -7,6 +7,7 @@
 //! - [`plugin_host`]: calls plug-ins every frame and contains their failures.
 //! - [`headless`]: runs a session without a window and summarises it.
 //! - [`record`]: RAM traces of any ROM, driven by a script or the plug-ins.
+//! - [`ram_edit`]: RAM pokes and freezes from the command line.
 //! - [`inspector`]: text views of plug-in inspections.
 //! - [`frontend`]: the desktop window (picture, sound, controls, RAM inspector, overlay).
 
@@ -15,6 +16,7 @@ pub mod frontend;
 pub mod headless;
 pub mod inspector;
 pub mod plugin_host;
+pub mod ram_edit;
 pub mod record;
 pub mod rom;
 pub mod session;

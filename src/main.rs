@@ -298,6 +298,12 @@ fn open_session_with(
         Switch::On => Control::Plugins,
         Switch::Off => Control::Manual,
     });
+    for poke in &game.poke {
+        session.schedule_poke(poke.frame, poke.address, poke.value);
+    }
+    for freeze in &game.freeze {
+        session.freeze(freeze.address, freeze.value);
+    }
     Ok(session)
 }
 

@@ -3,7 +3,7 @@
 
 use crate::plugin_host::PluginHost;
 use crate::rom::{RomError, RomImage};
-use jewelbot_plugin::{Buttons, Machine, MachineError, Plugin, Ram, RomIdentity};
+use jewelbot_plugin::{Buttons, Machine, MachineError, Plugin, Ram, RomIdentity, RAM_SIZE};
 use std::path::Path;
 use tetanes_core::debug::{Access, Breakpoint};
 use tetanes_core::input::JoypadBtn;
@@ -58,6 +58,10 @@ pub struct Session {
     routines: Vec<(String, u16)>,
     /// The buttons held during the last frame.
     last_buttons: Buttons,
+    /// RAM bytes rewritten around every frame, by address.
+    frozen: Vec<(u16, u8)>,
+    /// RAM writes waiting for their frame: (frame, address, value), soonest last.
+    scheduled: Vec<(u64, u16, u8)>,
     rom: RomImage,
     ines: Vec<u8>,
     frame: u64,
@@ -103,6 +107,8 @@ impl Session {
             deck,
             routines: Vec::new(),
             last_buttons: Buttons::NONE,
+            frozen: Vec::new(),
+            scheduled: Vec::new(),
             rom,
             ines,
             frame: 0,
@@ -126,11 +132,14 @@ impl Session {
     fn run_frame_with(&mut self, buttons: Buttons) -> Result<(), SessionError> {
         self.set_pad(buttons);
         self.last_buttons = buttons;
+        self.apply_ram_edits(self.frame + 1);
         let _clocked: Clocked = self
             .deck
             .clock_frame()
             .map_err(|e| SessionError::Emulation(e.to_string()))?;
         self.frame += 1;
+        // Frozen bytes hold their value at the frame's end too, where plug-ins read RAM.
+        self.apply_ram_edits(0);
         self.check_jam()?;
         self.plugin_buttons =
             self.plugins
@@ -164,6 +173,42 @@ impl Session {
 
     pub fn rom(&self) -> &RomImage {
         &self.rom
+    }
+
+    /// Writes a RAM byte before every frame and after it, until [`Session::unfreeze`].
+    pub fn freeze(&mut self, address: u16, value: u8) {
+        let address = address % RAM_SIZE as u16;
+        self.frozen.retain(|&(a, _)| a != address);
+        self.frozen.push((address, value));
+        self.frozen.sort_unstable();
+    }
+
+    pub fn unfreeze(&mut self, address: u16) {
+        self.frozen.retain(|&(a, _)| a != address % RAM_SIZE as u16);
+    }
+
+    /// The frozen bytes, by address.
+    pub fn frozen(&self) -> &[(u16, u8)] {
+        &self.frozen
+    }
+
+    /// Writes a RAM byte just before frame `frame` runs (frames count from 1 at power-on).
+    pub fn schedule_poke(&mut self, frame: u64, address: u16, value: u8) {
+        self.scheduled.push((frame, address, value));
+        self.scheduled.sort_by(|a, b| b.0.cmp(&a.0));
+    }
+
+    /// Pokes due before frame `frame` (0: none), then the frozen bytes.
+    fn apply_ram_edits(&mut self, frame: u64) {
+        while self.scheduled.last().is_some_and(|&(f, _, _)| f <= frame) {
+            if let Some((_, address, value)) = self.scheduled.pop() {
+                self.poke(address, value);
+            }
+        }
+        for i in 0..self.frozen.len() {
+            let (address, value) = self.frozen[i];
+            self.poke(address, value);
+        }
     }
 
     /// The buttons held on controller 1 during the last frame.
