@@ -17,7 +17,12 @@ fn a_poke_lands_just_before_its_frame() {
     session.schedule_poke(poke.frame, poke.address, poke.value);
     while session.frame_number() < 29 {
         session.run_frame().expect("frame");
-        assert_eq!(session.ram()[0x7F0], 0, "too early at frame {}", session.frame_number());
+        assert_eq!(
+            session.ram()[0x7F0],
+            0,
+            "too early at frame {}",
+            session.frame_number()
+        );
     }
     session.run_frame().expect("frame 30");
     assert_eq!(session.ram()[0x7F0], 9);

@@ -10,14 +10,14 @@ use super::pacing::{Due, Pacer, Speed};
 use super::presenter::Presenter;
 use super::{screenshot, states, Options};
 use crate::session::{Control, Session};
-use jewelbot_plugin::{SCREEN_HEIGHT, SCREEN_WIDTH};
+use jewelbot_plugin::{RAM_SIZE, SCREEN_HEIGHT, SCREEN_WIDTH};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use winit::application::ApplicationHandler;
 use winit::dpi::{LogicalSize, PhysicalSize};
-use winit::event::{ElementState, MouseScrollDelta, WindowEvent};
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow};
-use winit::keyboard::{ModifiersState, PhysicalKey};
+use winit::keyboard::{KeyCode, ModifiersState, PhysicalKey};
 use winit::window::{Fullscreen, Window, WindowId};
 
 /// How long a passing message stays on screen.
@@ -51,6 +51,8 @@ pub struct App {
     message: Option<(String, Instant)>,
     started: Instant,
     cursor: (f64, f64),
+    /// Where the last picture put the hex view's bytes.
+    hex_area: Option<super::panel::HexArea>,
     /// The monitor's size in pixels (or the default screen's), to fit the window in.
     screen: (usize, usize),
     fps: FpsMeter,
@@ -88,6 +90,7 @@ impl App {
             message: None,
             started: Instant::now(),
             cursor: (0.0, 0.0),
+            hex_area: None,
             screen: compose::DEFAULT_SCREEN,
             fps: FpsMeter::default(),
             last_redraw: Instant::now(),
@@ -282,7 +285,7 @@ impl App {
             .filter(|(_, at)| at.elapsed() < MESSAGE_TIME)
             .map(|(text, _)| text.clone())
             .or_else(|| self.stopped.clone());
-        compose::compose(
+        let layout = compose::compose(
             &mut self.canvas,
             &snapshot,
             &self.changes,
@@ -290,6 +293,7 @@ impl App {
             &self.help,
             now_ms,
         );
+        self.hex_area = layout.hex;
         if let Some(presenter) = &mut self.presenter {
             if let Err(error) = presenter.present(&self.canvas) {
                 self.fail(event_loop, error);
@@ -492,11 +496,64 @@ impl App {
         }
     }
 
+    /// Keys while a byte of the hex view is selected: hex digits write it, Enter freezes or
+    /// thaws it, arrows move the selection, Esc leaves. `true` when the key was taken.
+    fn edit_key(&mut self, code: KeyCode) -> bool {
+        let Some(address) = self.ui.selected else {
+            return false;
+        };
+        if let Some(digit) = input::hex_digit(code).filter(|_| self.modifiers.is_empty()) {
+            match self.ui.typed.take() {
+                None => self.ui.typed = Some(digit),
+                Some(high) => {
+                    let value = high << 4 | digit;
+                    self.session.poke(address, value);
+                    if self.session.frozen().iter().any(|&(a, _)| a == address) {
+                        self.session.freeze(address, value);
+                    }
+                    self.say(format!("wrote ${address:04X} = {value:02X}"));
+                }
+            }
+            return true;
+        }
+        let step: i32 = match code {
+            KeyCode::ArrowLeft => -1,
+            KeyCode::ArrowRight => 1,
+            KeyCode::ArrowUp => -16,
+            KeyCode::ArrowDown => 16,
+            KeyCode::Enter | KeyCode::NumpadEnter => {
+                if self.session.frozen().iter().any(|&(a, _)| a == address) {
+                    self.session.unfreeze(address);
+                    self.say(format!("${address:04X} thawed"));
+                } else {
+                    let value = self.session.ram()[usize::from(address) % RAM_SIZE];
+                    self.session.freeze(address, value);
+                    self.say(format!("${address:04X} frozen at {value:02X}"));
+                }
+                return true;
+            }
+            KeyCode::Escape => {
+                self.ui.selected = None;
+                self.ui.typed = None;
+                return true;
+            }
+            _ => return false,
+        };
+        let moved = (i32::from(address) + step).rem_euclid(RAM_SIZE as i32) as u16;
+        self.ui.selected = Some(moved);
+        self.ui.typed = None;
+        true
+    }
+
     fn on_key(&mut self, event: &winit::event::KeyEvent, event_loop: &ActiveEventLoop) {
         let PhysicalKey::Code(code) = event.physical_key else {
             return;
         };
         let pressed = event.state == ElementState::Pressed;
+        if pressed && self.edit_key(code) {
+            self.request_redraw();
+            return;
+        }
         if pressed {
             let plugin_key = input::letter(code)
                 .filter(|_| self.modifiers.is_empty())
@@ -535,6 +592,19 @@ impl ApplicationHandler for App {
             WindowEvent::Focused(false) => self.input.release_keys(),
             WindowEvent::KeyboardInput { event, .. } => self.on_key(&event, event_loop),
             WindowEvent::CursorMoved { position, .. } => self.cursor = (position.x, position.y),
+            WindowEvent::MouseInput {
+                state: ElementState::Pressed,
+                button: MouseButton::Left,
+                ..
+            } => {
+                let (x, y) = (self.cursor.0 as i32, self.cursor.1 as i32);
+                let picked = self.hex_area.and_then(|area| area.address_at(x, y));
+                if picked.is_some() || self.ui.selected.is_some() {
+                    self.ui.selected = picked;
+                    self.ui.typed = None;
+                    self.request_redraw();
+                }
+            }
             WindowEvent::MouseWheel { delta, .. } => {
                 let layout = compose::layout(self.canvas.width(), self.canvas.height(), &self.ui);
                 let over_panel = layout

@@ -35,6 +35,9 @@ pub struct Ui {
     pub help: bool,
     /// First row (16 bytes each) of the hex view.
     pub hex_row: usize,
+    /// The byte selected in the hex view for editing, and a first hex digit typed for it.
+    pub selected: Option<u16>,
+    pub typed: Option<u8>,
     pub aspect: Aspect,
     /// The status bar under the overlay: control, speed, pause, mute, slot.
     pub bar: String,
@@ -49,6 +52,8 @@ impl Default for Ui {
             overlay: true,
             help: false,
             hex_row: 0,
+            selected: None,
+            typed: None,
             aspect: Aspect::Ntsc,
             bar: String::new(),
             message: None,
@@ -74,6 +79,8 @@ pub struct Snapshot {
     pub frame: u64,
     /// Controller 1's buttons during the frame shown, whoever pressed them.
     pub buttons: Buttons,
+    /// RAM bytes held at a value, by address.
+    pub frozen: Vec<(u16, u8)>,
     pub slots: Vec<SlotView>,
     pub inspections: Vec<(String, Inspection)>,
 }
@@ -123,6 +130,7 @@ impl Snapshot {
             ram: *session.ram(),
             frame: session.frame_number(),
             buttons: session.last_buttons(),
+            frozen: session.frozen().to_vec(),
             slots,
             inspections,
         }
@@ -134,6 +142,8 @@ impl Snapshot {
 pub struct Layout {
     pub game: Rect,
     pub panel: Option<Rect>,
+    /// Where the inspector's hex view put its bytes, when it drew them.
+    pub hex: Option<panel::HexArea>,
     /// Whole-number scale of text.
     pub text: usize,
     /// Whole-number vertical scale of the picture.
@@ -213,6 +223,7 @@ pub fn layout(width: usize, height: usize, ui: &Ui) -> Layout {
     Layout {
         game,
         panel,
+        hex: None,
         text,
         scale,
     }
@@ -227,7 +238,7 @@ pub fn compose(
     help: &[(String, String)],
     now_ms: u64,
 ) -> Layout {
-    let layout = layout(canvas.width(), canvas.height(), ui);
+    let mut layout = layout(canvas.width(), canvas.height(), ui);
     canvas.fill(BACKGROUND);
     blit_picture(canvas, &snapshot.picture, layout.game);
     if ui.overlay {
@@ -237,13 +248,14 @@ pub fn compose(
     }
     draw_bar(canvas, ui, layout);
     if let Some(rect) = layout.panel {
-        panel::draw(
+        layout.hex = panel::draw(
             canvas,
             rect,
             layout.text,
             snapshot,
             changes,
             ui.hex_row,
+            ui.selected,
             now_ms,
         );
     }
@@ -468,6 +480,7 @@ mod tests {
             ram: [0; RAM_SIZE],
             frame: 0,
             buttons: Buttons::NONE,
+            frozen: vec![],
             slots: vec![],
             inspections: vec![],
         };
@@ -485,6 +498,7 @@ mod tests {
                 ram: [0; RAM_SIZE],
                 frame: 0,
                 buttons,
+                frozen: vec![],
                 slots: vec![],
                 inspections: vec![],
             };

@@ -339,6 +339,28 @@ pub fn plugin_keys(options: &[jewelbot_plugin::PluginOption]) -> Vec<PluginKey> 
     keys
 }
 
+/// The value of a hexadecimal digit key (0-9 on either row, A-F).
+pub fn hex_digit(key: KeyCode) -> Option<u8> {
+    const DIGITS: [(KeyCode, KeyCode); 10] = [
+        (KeyCode::Digit0, KeyCode::Numpad0),
+        (KeyCode::Digit1, KeyCode::Numpad1),
+        (KeyCode::Digit2, KeyCode::Numpad2),
+        (KeyCode::Digit3, KeyCode::Numpad3),
+        (KeyCode::Digit4, KeyCode::Numpad4),
+        (KeyCode::Digit5, KeyCode::Numpad5),
+        (KeyCode::Digit6, KeyCode::Numpad6),
+        (KeyCode::Digit7, KeyCode::Numpad7),
+        (KeyCode::Digit8, KeyCode::Numpad8),
+        (KeyCode::Digit9, KeyCode::Numpad9),
+    ];
+    if let Some(value) = DIGITS.iter().position(|&(a, b)| key == a || key == b) {
+        return Some(value as u8);
+    }
+    letter(key)
+        .filter(|c| ('A'..='F').contains(c))
+        .map(|c| c as u8 - b'A' + 10)
+}
+
 /// The NES button `key` presses, if any.
 pub fn game_button(key: KeyCode) -> Option<Buttons> {
     GAME_KEYS
@@ -462,6 +484,10 @@ pub fn help_rows(plugin_keys: &[PluginKey]) -> Vec<(String, String)> {
         "Pad North".to_owned(),
         "hand control to the AI / take it back".to_owned(),
     ));
+    rows.push((
+        "Click a byte".to_owned(),
+        "in the inspector: hex digits write it, Enter freezes it, Esc".to_owned(),
+    ));
     rows
 }
 
@@ -491,6 +517,14 @@ pub fn keys_markdown(plugin_keys: &[PluginKey]) -> String {
             out.push_str(&format!("| {} | {} |\n", key.letter, key.what));
         }
     }
+    out.push_str(
+        "\n## RAM inspector\n\nClick a byte of the hex view to select it. Then:\n\n\
+         | key | does |\n|---|---|\n\
+         | 0-9, A-F | two hex digits write the byte |\n\
+         | Enter | freeze the byte at its value (rewritten around every frame) / thaw it |\n\
+         | arrows | select the byte beside, above or below |\n\
+         | Esc | leave editing |\n",
+    );
     out.push_str("\n## Gamepad\n\n| button | does |\n|---|---|\n");
     for (_, button, name) in GAMEPAD_BUTTONS {
         out.push_str(&format!("| {name} | {button} |\n"));

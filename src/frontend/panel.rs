@@ -9,6 +9,36 @@ use super::font::{self, GLYPH};
 const PANEL_BACKGROUND: [u8; 4] = [26, 26, 34, 255];
 const BORDER: [u8; 4] = [70, 70, 90, 255];
 const CHANGED: [u8; 4] = [255, 225, 90, 255];
+const FROZEN: [u8; 4] = [110, 220, 255, 255];
+const SELECTED: [u8; 4] = [255, 255, 255, 255];
+
+/// Where the hex view's bytes are, to turn a click into an address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HexArea {
+    /// Left edge of the first byte's first digit.
+    pub x: i32,
+    /// Top of the first row of bytes.
+    pub y: i32,
+    pub char_width: i32,
+    pub line_height: i32,
+    /// The first row shown (16 bytes a row) and how many are shown.
+    pub first_row: usize,
+    pub rows: usize,
+}
+
+impl HexArea {
+    /// The address of the byte under the pixel (x, y), if there is one.
+    pub fn address_at(&self, x: i32, y: i32) -> Option<u16> {
+        if x < self.x || y < self.y {
+            return None;
+        }
+        let row = ((y - self.y) / self.line_height) as usize;
+        // Each byte takes three characters: its two digits and a space.
+        let column = ((x - self.x) / self.char_width) as usize;
+        (row < self.rows && column < 16 * 3 && column % 3 < 2)
+            .then(|| ((self.first_row + row) * 16 + column / 3) as u16)
+    }
+}
 
 /// Text lines laid out top to bottom in the panel.
 struct Writer<'a> {
@@ -69,8 +99,9 @@ pub fn draw(
     snapshot: &Snapshot,
     changes: &Changes,
     hex_row: usize,
+    selected: Option<u16>,
     now_ms: u64,
-) {
+) -> Option<HexArea> {
     canvas.fill_rect(rect, PANEL_BACKGROUND);
     canvas.fill_rect(Rect::new(rect.x, rect.y, t as i32, rect.height), BORDER);
     let pad = (GLYPH * t) as i32;
@@ -118,13 +149,20 @@ pub fn draw(
         }
         w.gap();
     }
-    draw_hex(&mut w, snapshot, changes, hex_row, now_ms);
+    draw_hex(&mut w, snapshot, changes, hex_row, selected, now_ms)
 }
 
-fn draw_hex(w: &mut Writer<'_>, snapshot: &Snapshot, changes: &Changes, row: usize, now: u64) {
-    let rows = w.lines_left().saturating_sub(2).clamp(0, HEX_ROWS);
+fn draw_hex(
+    w: &mut Writer<'_>,
+    snapshot: &Snapshot,
+    changes: &Changes,
+    row: usize,
+    selected: Option<u16>,
+    now: u64,
+) -> Option<HexArea> {
+    let rows = w.lines_left().saturating_sub(3).clamp(0, HEX_ROWS);
     if rows == 0 {
-        return;
+        return None;
     }
     let first = row.min(HEX_ROWS - rows);
     let last = first + rows;
@@ -136,14 +174,69 @@ fn draw_hex(w: &mut Writer<'_>, snapshot: &Snapshot, changes: &Changes, row: usi
         ),
         HEADING,
     );
+    let help = match selected {
+        Some(address) => format!(
+            "${address:04X} = {:02X}: type hex to write, Enter freezes, Esc",
+            snapshot.ram[usize::from(address) % snapshot.ram.len()]
+        ),
+        None => format!("click a byte to edit it; {} frozen", snapshot.frozen.len()),
+    };
+    w.line(&help, DIM);
     let header: String = (0..16).map(|i| format!(" {i:02X}")).collect();
     w.line(&format!("     {header}"), DIM);
+    let area = HexArea {
+        x: w.x + 6 * w.char_width(),
+        y: w.y,
+        char_width: w.char_width(),
+        line_height: w.line_height(),
+        first_row: first,
+        rows,
+    };
     for r in first..last {
         let bytes = &snapshot.ram[r * 16..r * 16 + 16];
         for (i, _) in bytes.iter().enumerate() {
             w.light(6 + 3 * i, 2, changes.byte_heat(r * 16 + i, now));
         }
         let text: String = bytes.iter().map(|b| format!(" {b:02X}")).collect();
+        let y = w.y;
         w.line(&format!("{:04X}:{text}", r * 16), TEXT);
+        for (i, &byte) in bytes.iter().enumerate() {
+            let address = (r * 16 + i) as u16;
+            let x = area.x + (3 * i) as i32 * area.char_width;
+            if snapshot.frozen.iter().any(|&(a, _)| a == address) {
+                w.canvas.text(x, y, &format!("{byte:02X}"), FROZEN, w.t);
+            }
+            if selected == Some(address) {
+                let t = w.t as i32;
+                let rect = Rect::new(x - t, y - t, 2 * area.char_width + 2 * t, area.line_height);
+                w.canvas.outline(rect, t, SELECTED);
+            }
+        }
+    }
+    Some(area)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_click_on_a_byte_names_its_address() {
+        let area = HexArea {
+            x: 100,
+            y: 50,
+            char_width: 8,
+            line_height: 10,
+            first_row: 4,
+            rows: 3,
+        };
+        // Row 0 is $0040; the second byte's digits start 3 characters in.
+        assert_eq!(area.address_at(100, 50), Some(0x40));
+        assert_eq!(area.address_at(100 + 3 * 8 + 9, 55), Some(0x41));
+        assert_eq!(area.address_at(100 + 15 * 24, 50 + 25), Some(0x6F));
+        // The space between bytes, beyond the rows, before the view: nothing.
+        assert_eq!(area.address_at(100 + 2 * 8 + 1, 50), None);
+        assert_eq!(area.address_at(100, 50 + 30), None);
+        assert_eq!(area.address_at(99, 50), None);
     }
 }
