@@ -195,7 +195,8 @@ impl Session {
     /// Writes a RAM byte just before frame `frame` runs (frames count from 1 at power-on).
     pub fn schedule_poke(&mut self, frame: u64, address: u16, value: u8) {
         self.scheduled.push((frame, address, value));
-        self.scheduled.sort_by(|a, b| b.0.cmp(&a.0));
+        self.scheduled
+            .sort_by_key(|&(frame, _, _)| std::cmp::Reverse(frame));
     }
 
     /// Pokes due before frame `frame` (0: none), then the frozen bytes.

@@ -248,16 +248,7 @@ pub fn compose(
     }
     draw_bar(canvas, ui, layout);
     if let Some(rect) = layout.panel {
-        layout.hex = panel::draw(
-            canvas,
-            rect,
-            layout.text,
-            snapshot,
-            changes,
-            ui.hex_row,
-            ui.selected,
-            now_ms,
-        );
+        layout.hex = panel::draw(canvas, rect, layout.text, snapshot, changes, ui, now_ms);
     }
     if ui.help {
         draw_help(canvas, help, layout.text);

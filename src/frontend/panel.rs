@@ -3,7 +3,7 @@
 
 use super::canvas::{Canvas, Rect};
 use super::changes::Changes;
-use super::compose::{Snapshot, ACCENT, DIM, HEADING, HEX_ROWS, PANEL_COLUMNS, TEXT};
+use super::compose::{Snapshot, Ui, ACCENT, DIM, HEADING, HEX_ROWS, PANEL_COLUMNS, TEXT};
 use super::font::{self, GLYPH};
 
 const PANEL_BACKGROUND: [u8; 4] = [26, 26, 34, 255];
@@ -91,15 +91,15 @@ impl Writer<'_> {
     }
 }
 
-/// Draws the panel into `rect`; `hex_row` is the first hex row shown (clamped to fit).
+/// Draws the panel into `rect`, the hex view from `ui.hex_row` (clamped to fit) with
+/// `ui.selected` marked; returns where the hex view's bytes are.
 pub fn draw(
     canvas: &mut Canvas,
     rect: Rect,
     t: usize,
     snapshot: &Snapshot,
     changes: &Changes,
-    hex_row: usize,
-    selected: Option<u16>,
+    ui: &Ui,
     now_ms: u64,
 ) -> Option<HexArea> {
     canvas.fill_rect(rect, PANEL_BACKGROUND);
@@ -149,7 +149,7 @@ pub fn draw(
         }
         w.gap();
     }
-    draw_hex(&mut w, snapshot, changes, hex_row, selected, now_ms)
+    draw_hex(&mut w, snapshot, changes, ui.hex_row, ui.selected, now_ms)
 }
 
 fn draw_hex(
