@@ -9,12 +9,14 @@
 //! - [`record`]: RAM traces of any ROM, driven by a script or the plug-ins.
 //! - [`ram_edit`]: RAM pokes and freezes from the command line.
 //! - [`inspector`]: text views of plug-in inspections.
+//! - [`movie`]: input movies in FCEUX's `fm2` format.
 //! - [`frontend`]: the desktop window (picture, sound, controls, RAM inspector, overlay).
 
 pub mod cartridge;
 pub mod frontend;
 pub mod headless;
 pub mod inspector;
+pub mod movie;
 pub mod plugin_host;
 pub mod ram_edit;
 pub mod record;
