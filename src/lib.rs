@@ -5,6 +5,7 @@
 //! - [`rom`]: reading ROM files safely and normalising headers in memory.
 //! - [`session`]: one running console with its plug-ins.
 //! - [`plugin_host`]: calls plug-ins every frame and contains their failures.
+//! - [`gif_capture`]: animated GIFs of the picture.
 //! - [`headless`]: runs a session without a window and summarises it.
 //! - [`record`]: RAM traces of any ROM, driven by a script or the plug-ins.
 //! - [`ram_edit`]: RAM pokes and freezes from the command line.
@@ -14,6 +15,7 @@
 
 pub mod cartridge;
 pub mod frontend;
+pub mod gif_capture;
 pub mod headless;
 pub mod inspector;
 pub mod movie;

@@ -1,0 +1,171 @@
+//! Animated GIFs of the picture, headless or from the window. Every other frame is kept, with
+//! delays of 3, 3 and 4 hundredths of a second in turn: 30 pictures a second, the NES's 60
+//! frames a second in real time. A NES picture holds at most 25 colours, so each frame's own
+//! palette is exact.
+
+use jewelbot_plugin::{SCREEN_HEIGHT, SCREEN_WIDTH};
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+
+/// Frames of the emulator per picture kept.
+const EVERY: u64 = 2;
+/// Delays in hundredths of a second, in turn: 10 per 3 pictures, a third of a second per 20
+/// frames.
+const DELAYS: [u16; 3] = [3, 3, 4];
+
+/// Why a GIF could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum GifError {
+    #[error("{0} exists; pass --force to replace it")]
+    Exists(PathBuf),
+    #[error("cannot write {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot encode {path}: {source}")]
+    Encode {
+        path: PathBuf,
+        source: gif::EncodingError,
+    },
+}
+
+/// A GIF being written, a picture at a time.
+pub struct GifCapture {
+    encoder: gif::Encoder<BufWriter<File>>,
+    path: PathBuf,
+    frames_seen: u64,
+    pictures: u64,
+}
+
+impl GifCapture {
+    /// Starts a GIF at `path`, never over a file that exists unless `force`.
+    pub fn create(path: &Path, force: bool) -> Result<Self, GifError> {
+        if path.exists() && !force {
+            return Err(GifError::Exists(path.to_owned()));
+        }
+        let io = |source| GifError::Io {
+            path: path.to_owned(),
+            source,
+        };
+        let file = File::create(path).map_err(io)?;
+        let mut encoder = gif::Encoder::new(
+            BufWriter::new(file),
+            SCREEN_WIDTH as u16,
+            SCREEN_HEIGHT as u16,
+            &[],
+        )
+        .map_err(|source| GifError::Encode {
+            path: path.to_owned(),
+            source,
+        })?;
+        encoder
+            .set_repeat(gif::Repeat::Infinite)
+            .map_err(|source| GifError::Encode {
+                path: path.to_owned(),
+                source,
+            })?;
+        Ok(Self {
+            encoder,
+            path: path.to_owned(),
+            frames_seen: 0,
+            pictures: 0,
+        })
+    }
+
+    /// Offers the emulator's picture of one frame (256x240 RGBA); every other one is kept.
+    pub fn frame(&mut self, rgba: &[u8]) -> Result<(), GifError> {
+        self.frames_seen += 1;
+        if (self.frames_seen - 1) % EVERY != 0 || rgba.len() < SCREEN_WIDTH * SCREEN_HEIGHT * 4 {
+            return Ok(());
+        }
+        let (palette, indices) = indexed(rgba);
+        let mut frame = gif::Frame::from_palette_pixels(
+            SCREEN_WIDTH as u16,
+            SCREEN_HEIGHT as u16,
+            indices,
+            palette,
+            None,
+        );
+        frame.delay = DELAYS[(self.pictures % DELAYS.len() as u64) as usize];
+        self.pictures += 1;
+        self.encoder
+            .write_frame(&frame)
+            .map_err(|source| GifError::Encode {
+                path: self.path.clone(),
+                source,
+            })
+    }
+
+    /// Pictures kept so far.
+    pub fn pictures(&self) -> u64 {
+        self.pictures
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// The picture's colours (at most 256; any beyond are drawn as the last) and each pixel's
+/// index among them.
+fn indexed(rgba: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    let mut colours: Vec<[u8; 3]> = Vec::with_capacity(32);
+    let mut indices = Vec::with_capacity(SCREEN_WIDTH * SCREEN_HEIGHT);
+    let mut last: Option<([u8; 3], u8)> = None;
+    for px in rgba.chunks_exact(4).take(SCREEN_WIDTH * SCREEN_HEIGHT) {
+        let colour = [px[0], px[1], px[2]];
+        let index = match last {
+            Some((c, i)) if c == colour => i,
+            _ => {
+                let i = match colours.iter().position(|&c| c == colour) {
+                    Some(i) => i,
+                    None if colours.len() < 256 => {
+                        colours.push(colour);
+                        colours.len() - 1
+                    }
+                    None => 255,
+                } as u8;
+                last = Some((colour, i));
+                i
+            }
+        };
+        indices.push(index);
+    }
+    let palette = colours.into_iter().flatten().collect();
+    (palette, indices)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_every_other_frame_and_reads_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.gif");
+        let mut gif = GifCapture::create(&path, false).unwrap();
+        for n in 0..10u8 {
+            let mut rgba = vec![0u8; SCREEN_WIDTH * SCREEN_HEIGHT * 4];
+            rgba[..4].copy_from_slice(&[n * 20, 0, 0, 255]);
+            gif.frame(&rgba).unwrap();
+        }
+        assert_eq!(gif.pictures(), 5);
+        drop(gif);
+        let mut options = gif::DecodeOptions::new();
+        options.set_color_output(gif::ColorOutput::RGBA);
+        let mut decoder = options.read_info(File::open(&path).unwrap()).unwrap();
+        let mut firsts = Vec::new();
+        while let Some(frame) = decoder.read_next_frame().unwrap() {
+            firsts.push((frame.buffer[0], frame.delay));
+        }
+        assert_eq!(firsts, vec![(0, 3), (40, 3), (80, 4), (120, 3), (160, 3)]);
+        // An existing file is kept unless forced.
+        assert!(matches!(
+            GifCapture::create(&path, false),
+            Err(GifError::Exists(_))
+        ));
+        assert!(GifCapture::create(&path, true).is_ok());
+    }
+}
