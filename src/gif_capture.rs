@@ -77,7 +77,9 @@ impl GifCapture {
     /// Offers the emulator's picture of one frame (256x240 RGBA); every other one is kept.
     pub fn frame(&mut self, rgba: &[u8]) -> Result<(), GifError> {
         self.frames_seen += 1;
-        if (self.frames_seen - 1) % EVERY != 0 || rgba.len() < SCREEN_WIDTH * SCREEN_HEIGHT * 4 {
+        if !(self.frames_seen - 1).is_multiple_of(EVERY)
+            || rgba.len() < SCREEN_WIDTH * SCREEN_HEIGHT * 4
+        {
             return Ok(());
         }
         let (palette, indices) = indexed(rgba);
