@@ -126,7 +126,7 @@ reset:
     sta warm_sig + 1
     ldx #$FF                ; the stack starts over (cleared above)
     txs
-    lda #%10000000          ; NMI on, background and sprites from table 0
+    lda #%10000001          ; NMI on, tiles from table 0, name table 1 as the scroll base
     sta ppu_ctrl
 
     jsr sound_init
@@ -192,8 +192,9 @@ nmi:
 @scroll:
     lda ppu_ctrl
     sta PPUCTRL
-    lda #0
+    lda #SCROLL_X
     sta PPUSCROLL
+    lda #0
     sta PPUSCROLL
     lda ppu_mask
     sta PPUMASK
