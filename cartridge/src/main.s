@@ -86,6 +86,7 @@ reset:
     sta nmi_count
     lda #2                  ; two frames to the seed
 @wait:
+    bit PPUSTATUS           ; no NMI at once for a vblank already flagged
     ldx #%10000000          ; NMIs from now on: frames are counted from here
     stx PPUCTRL
 :   cmp nmi_count
