@@ -363,11 +363,11 @@ lock:
 :   lda #ST_POST
     sta state
     ; The next column comes on the next frame, or at once when the spawn column stands
-    ; 7 high (a jewel in row 6) and no soft drop is in force: the real game's lock is that
-    ; much quicker then.
+    ; 7 high (a jewel in row 6) and the column fell at the first level's speed (no soft
+    ; drop): the real game's lock is that much quicker then.
     lda fall_period
-    cmp #SOFT_PERIOD
-    beq :+
+    cmp #FIRST_SPEED
+    bne :+
     lda playfield + ROW_BYTES * (6 + 2) + SPAWN_X + 1
     beq :+
     jmp st_post

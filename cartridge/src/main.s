@@ -86,6 +86,7 @@ reset:
     sta nmi_count
     lda #2                  ; two frames to the seed
 @wait:
+    bit PPUSTATUS           ; no NMI at once for a vblank already flagged
     ldx #%10000000          ; NMIs from now on: frames are counted from here
     stx PPUCTRL
 :   cmp nmi_count
@@ -126,7 +127,7 @@ reset:
     sta warm_sig + 1
     ldx #$FF                ; the stack starts over (cleared above)
     txs
-    lda #%10000000          ; NMI on, background and sprites from table 0
+    lda #%10000001          ; NMI on, tiles from table 0, name table 1 as the scroll base
     sta ppu_ctrl
 
     jsr sound_init
@@ -192,8 +193,9 @@ nmi:
 @scroll:
     lda ppu_ctrl
     sta PPUCTRL
-    lda #0
+    lda #SCROLL_X
     sta PPUSCROLL
+    lda #0
     sta PPUSCROLL
     lda ppu_mask
     sta PPUMASK

@@ -24,6 +24,11 @@ draw_game_screen:
     lda #>game_list
     sta ptr + 1
     jsr flush_list
+    lda #<left_edge
+    sta ptr
+    lda #>left_edge
+    sta ptr + 1
+    jsr flush_list
     ; Every playfield cell empty (palette 3, which clear_screen gave every cell).
     lda #0
     ldy #PF_SIZE - 1
@@ -161,51 +166,56 @@ text_lists:
     .word text_none, text_pause, text_over
 
 text_none:
-    TEXT 24, 16, "     "
-    TEXT 24, 17, "     "
-    TEXT 24, 18, "     "
-    TEXT 24, 19, "     "
+    TEXT PANEL_TX + 1, 22, "     "
+    TEXT PANEL_TX + 1, 23, "     "
+    TEXT PANEL_TX + 1, 24, "     "
+    TEXT PANEL_TX + 1, 25, "     "
     .byte 0
 text_pause:
-    TEXT 24, 16, "PAUSE"
+    TEXT PANEL_TX + 1, 22, "PAUSE"
     .byte 0
 text_over:
-    TEXT 24, 16, "GAME "
-    TEXT 24, 17, "OVER "
-    TEXT 24, 18, "PUSH "
-    TEXT 24, 19, "START"
+    TEXT PANEL_TX + 1, 22, "GAME "
+    TEXT PANEL_TX + 1, 23, "OVER "
+    TEXT PANEL_TX + 1, 24, "PUSH "
+    TEXT PANEL_TX + 1, 25, "START"
     .byte 0
 
 title_list:
-    TEXT 24, 16, "PUSH"
-    TEXT 24, 17, "START"
-    TEXT 23, 21, "OPEN"
-    TEXT 23, 22, "CARTRIDGE"
+    TEXT PANEL_TX + 1, 22, "PUSH"
+    TEXT PANEL_TX + 1, 23, "START"
+    TEXT PANEL_TX, 25, "OPEN"
+    TEXT PANEL_TX, 26, "CARTRIDGE"
     .byte 0
 
 game_list:
-    ; Playfield frame.
-    RUN  9,  1,  1, T_TL, 0
-    RUN 10,  1, 12, T_TOP, 0
-    RUN 22,  1,  1, T_TR, 0
-    RUN  9,  2, 26, T_LEFT, $80
-    RUN 22,  2, 26, T_RIGHT, $80
-    RUN  9, 28,  1, T_BL, 0
-    RUN 10, 28, 12, T_BOTTOM, 0
-    RUN 22, 28,  1, T_BR, 0
+    ; Playfield frame (x 45-52 and 149-156 on screen).
+    RUN PF_TX - 1,  1,  1, T_TL, 0
+    RUN PF_TX,      1, 12, T_TOP, 0
+    RUN PF_TX + 12, 1,  1, T_TR, 0
+    RUN PF_TX - 1,  2, 26, T_LEFT, $80
+    RUN PF_TX + 12, 2, 26, T_RIGHT, $80
+    RUN PF_TX - 1, 28,  1, T_BL, 0
+    RUN PF_TX,     28, 12, T_BOTTOM, 0
+    RUN PF_TX + 12, 28, 1, T_BR, 0
     ; Next box.
-    RUN 25,  5,  1, T_TL, 0
-    RUN 26,  5,  2, T_TOP, 0
-    RUN 28,  5,  1, T_TR, 0
-    RUN 25,  6,  6, T_LEFT, $80
-    RUN 28,  6,  6, T_RIGHT, $80
-    RUN 25, 12,  1, T_BL, 0
-    RUN 26, 12,  2, T_BOTTOM, 0
-    RUN 28, 12,  1, T_BR, 0
-    TEXT 25, 3, "NEXT"
-    TEXT 1, 3, "SCORE"
-    TEXT 1, 8, "LEVEL"
-    TEXT 1, 13, "JEWELS"
-    TEXT 1, 18, "TOP"
-    TEXT 23, 25, "JEWELBOT"
+    RUN NEXT_TX - 1, NEXT_TY - 1, 1, T_TL, 0
+    RUN NEXT_TX,     NEXT_TY - 1, 2, T_TOP, 0
+    RUN NEXT_TX + 2, NEXT_TY - 1, 1, T_TR, 0
+    RUN NEXT_TX - 1, NEXT_TY,     6, T_LEFT, $80
+    RUN NEXT_TX + 2, NEXT_TY,     6, T_RIGHT, $80
+    RUN NEXT_TX - 1, NEXT_TY + 6, 1, T_BL, 0
+    RUN NEXT_TX,     NEXT_TY + 6, 2, T_BOTTOM, 0
+    RUN NEXT_TX + 2, NEXT_TY + 6, 1, T_BR, 0
+    TEXT NEXT_TX - 1, NEXT_TY + 8, "NEXT"
+    TEXT PANEL_TX, 2, "SCORE"
+    TEXT PANEL_TX, 7, "LEVEL"
+    TEXT PANEL_TX, 12, "JEWELS"
+    TEXT PANEL_TX, 17, "TOP"
+    TEXT PANEL_TX, 27, "JEWELBOT"
+    .byte 0
+; The five pixels scrolled in at the left edge come from name table 1's last column.
+left_edge:
+    .byte 30 | $80, $24, $1F
+    .res 30, $20
     .byte 0
