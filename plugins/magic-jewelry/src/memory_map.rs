@@ -66,9 +66,6 @@ pub const LEVEL: u16 = 0x0087;
 pub const COUNTER_DIGITS: u16 = 8;
 /// Combo counter, 0-9.
 pub const COMBO: u16 = 0x00A0;
-/// Seed of the open cartridge's column generator (two bytes, read when Start begins a game).
-/// Not part of the real game's map.
-pub const OPEN_CARTRIDGE_SEED: u16 = 0x00F0;
 /// Playfield: 15 rows of 8 bytes `00 c0 c1 c2 c3 c4 c5 00`, rows -2 and -1 above the visible 13.
 pub const PLAYFIELD: u16 = 0x0380;
 /// Bytes per playfield row.
@@ -298,13 +295,6 @@ pub const FIELDS: &[FieldSpec] = &[
         label: "combo",
         format: Format::Byte,
         meaning: "combo counter 0-9 (scoring)",
-    },
-    FieldSpec {
-        address: OPEN_CARTRIDGE_SEED,
-        width: 2,
-        label: "seed",
-        format: Format::Byte,
-        meaning: "open cartridge only: column generator seed, read at Start",
     },
     FieldSpec {
         address: PLAYFIELD,

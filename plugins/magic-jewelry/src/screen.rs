@@ -1,5 +1,5 @@
-//! Where the playfield is on the picture, for overlay marks: the real game draws column 0 at
-//! x 53 (`docs/magic-jewelry.md`, "The screen"), the open cartridge its own way.
+//! Where the playfield is on the picture, for overlay marks: column 0 at x 53
+//! (`docs/magic-jewelry.md`, "The screen"), in the real game and in the open cartridge alike.
 
 use crate::dumps::Identification;
 use jewelbot_plugin::Mark;
@@ -25,12 +25,8 @@ pub const REAL_GAME: Geometry = Geometry {
     cell: 16,
 };
 
-/// The open cartridge's playfield (`cartridge/README.md`).
-pub const OPEN_CARTRIDGE: Geometry = Geometry {
-    left: 80,
-    top: 16,
-    cell: 16,
-};
+/// The open cartridge's playfield, drawn where the real game draws its own.
+pub const OPEN_CARTRIDGE: Geometry = REAL_GAME;
 
 impl Geometry {
     /// The geometry of the game identified.
@@ -74,6 +70,6 @@ mod tests {
             (53, 16 + 160, 16, 48)
         );
         let mark = OPEN_CARTRIDGE.column_mark(5, 0);
-        assert_eq!((mark.x, mark.y, mark.height), (80 + 80, 16, 16));
+        assert_eq!((mark.x, mark.y, mark.height), (53 + 80, 16, 16));
     }
 }
