@@ -108,6 +108,7 @@ fn run(cli: Cli, plugins: &Plugins) -> anyhow::Result<ExitCode> {
 }
 
 /// Opens the window and plays until it is closed.
+#[cfg(feature = "window")]
 fn play(args: &cli::PlayArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
     let window = &args.window;
     let options = jewelbot::frontend::Options {
@@ -127,6 +128,15 @@ fn play(args: &cli::PlayArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
         Ok(session)
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// This build has no window.
+#[cfg(not(feature = "window"))]
+fn play(_: &cli::PlayArgs, _: &Plugins) -> anyhow::Result<ExitCode> {
+    anyhow::bail!(
+        "this build has no window (build with `--features window`, as ./play does); \
+         to play without one use `jewelbot run --headless --frames N`"
+    )
 }
 
 fn ram(args: &cli::RamArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {

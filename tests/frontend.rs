@@ -1,7 +1,11 @@
 //! The frontend's composition (picture, overlay, RAM inspector, status bar) compared with a
 //! committed image, and the key table in docs/keys.md kept in step with the bindings.
 //!
-//! Regenerate both after an intended change with `UPDATE_GOLDEN=1 cargo test --test frontend`.
+//! Regenerate both after an intended change with
+//! `UPDATE_GOLDEN=1 cargo test --features window --test frontend`. The key table needs the
+//! window's key codes, so these tests come with the `window` feature (CI runs them).
+
+#![cfg(feature = "window")]
 
 use jewelbot::cartridge;
 use jewelbot::frontend::canvas::Canvas;

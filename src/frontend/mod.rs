@@ -8,24 +8,32 @@
 //! - [`input`]: key and gamepad bindings. [`pacing`]: frame timing.
 //! - [`screenshot`], [`states`]: files the frontend writes.
 //!
-//! The frontend knows nothing about any particular game: it draws what plug-ins publish.
+//! The frontend knows nothing about any particular game: it draws what plug-ins publish. The
+//! window itself (`app`, `presenter`, `audio`, `input`) comes with the `window` feature; the
+//! picture's composition is always built, so it is tested without a window.
 
+#[cfg(feature = "window")]
 pub mod app;
+#[cfg(feature = "window")]
 pub mod audio;
 pub mod canvas;
 pub mod changes;
 pub mod compose;
 pub mod font;
+#[cfg(feature = "window")]
 pub mod input;
 pub mod pacing;
 pub mod panel;
+#[cfg(feature = "window")]
 pub mod presenter;
 pub mod ring;
 pub mod screenshot;
 pub mod states;
 
+#[cfg(feature = "window")]
 use crate::session::{Session, SessionConfig};
 use std::path::PathBuf;
+#[cfg(feature = "window")]
 use winit::event_loop::EventLoop;
 
 /// How the window starts.
@@ -67,6 +75,7 @@ impl Default for Options {
 
 /// Opens the window and plays until it is closed. `open` builds the session once the sound
 /// device's sample rate is known.
+#[cfg(feature = "window")]
 pub fn run(
     options: Options,
     open: impl FnOnce(SessionConfig) -> anyhow::Result<Session>,
@@ -103,6 +112,7 @@ pub fn run(
 }
 
 /// Whether a window system is announced (X11 or Wayland); other systems always have one.
+#[cfg(feature = "window")]
 fn display_available() -> bool {
     if cfg!(all(unix, not(target_os = "macos"), not(target_os = "ios"))) {
         ["DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET"]
