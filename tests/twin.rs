@@ -11,9 +11,11 @@ use differential::{cartridge_session, compare, load_trace, schedule_seeds, Optio
 use jewelbot::record::{record_trace, Driver};
 use jewelbot_plugin::{Machine, Script};
 
-/// Frames of the player's recording the cartridge follows in step (the first difference is a
-/// lock the real game made a frame earlier than its main loop usually does, at real frame
-/// 8,868). A lower number is a regression.
+/// Frames of the player's recording the cartridge follows in step. The first difference is
+/// the Down-release race (`docs/magic-jewelry.md`, "Controls"): at frame 8,858 Down is released
+/// on the frame the soft-drop timer expires and the real game still drops the column, as it
+/// does about a third of the time; the cartridge, like the majority, does not, and the real
+/// game's lock at frame 8,868 comes a row early. A lower number is a regression.
 const PLAYER_FRAMES_IN_STEP: u64 = 8_867;
 
 /// Plays `name`'s script on the cartridge and compares with the real recording, which holds

@@ -68,8 +68,21 @@ pub fn lcg(state: u16) -> u16 {
     state.wrapping_mul(25173).wrapping_add(13849)
 }
 
-fn generator(d: &Driver<'_>) -> u16 {
-    u16::from_le_bytes([d.byte(map::GENERATOR), d.byte(map::GENERATOR + 1)])
+/// A generator state, shown as `$ADAD`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct State(pub u16);
+
+impl std::fmt::Debug for State {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "${:04X}", self.0)
+    }
+}
+
+fn generator(d: &Driver<'_>) -> State {
+    State(u16::from_le_bytes([
+        d.byte(map::GENERATOR),
+        d.byte(map::GENERATOR + 1),
+    ]))
 }
 
 pub fn first_columns(d: &mut Driver<'_>) -> Check {
@@ -92,10 +105,15 @@ pub fn first_columns(d: &mut Driver<'_>) -> Check {
     // Three steps of the generator per column, one per jewel.
     let steps: Vec<bool> = states
         .windows(2)
-        .map(|w| lcg(lcg(lcg(w[0]))) == w[1])
+        .map(|w| lcg(lcg(lcg(w[0].0))) == w[1].0)
         .collect();
     Ok(Fact::compare(
-        (0xADAD, 0x1297, vec![true; 3], FIRST_COLUMNS.to_vec()),
+        (
+            State(0xADAD),
+            State(0x1297),
+            vec![true; 3],
+            FIRST_COLUMNS.to_vec(),
+        ),
         (seed, states[0], steps, columns),
     ))
 }

@@ -62,7 +62,7 @@ pub fn scenarios() -> Vec<Scenario> {
         "title-ignores-early-start", PowerOn, "the title from frame 6; Start held on frames 1-6 starts nothing" => controls::title_ignores_early_start;
         "start-on-frame-7", PowerOn, "Start on frame 7: the first column (5,1,2), next (2,4,3), on frame 13" => controls::start_on_frame_7;
         "automatic-start", PowerOn, "no input: the game starts itself on frame 1224, first column on 1230" => controls::automatic_start;
-        "first-columns", PowerOn, "seed $ADAD; (5,1,2), (2,4,3), (3,2,1), (4,4,1), (1,2,4); 3 generator steps a column" => controls::first_columns;
+        "first-columns", PowerOn, "seed $ADAD, $1297 at the first spawn; (5,1,2), (2,4,3), (3,2,1), (4,4,1), (1,2,4); 3 steps a column" => controls::first_columns;
         "spawn", Game, "x 3, bottom in row 0, drawn in rows -2..0; speed 63; counters 0" => controls::spawn;
         "gravity", Game, "a row every 63 frames at the first level; the fall timer counts up" => controls::gravity;
         "taps-and-walls", Game, "Left/Right move on the press frame; walls at 0 and 5" => controls::taps_and_walls;
@@ -80,7 +80,7 @@ pub fn scenarios() -> Vec<Scenario> {
         "down-through-spawn", Game, "Down held through a spawn does nothing until pressed again" => controls::down_through_spawn;
         "down-locks-resting", Game, "a Down press on a resting column locks it: the next column the frame after" => controls::down_locks_resting;
         "rest-one-fall-period", Game, "landed without Down, a column locks 63 frames later" => controls::rest_one_fall_period;
-        "slide-over-gap", Game, "a resting column slides and falls on at the timer's expiry" => controls::slide_over_gap;
+        "slide-over-gap", Game, "a resting column slides over a gap and falls at the expiry (no press on the race frame)" => controls::slide_over_gap;
         "lock-after-landing", Game, "with Down held a column locks 2 frames after landing" => matches::lock_after_landing;
         "match-across", Game, "three across: counted at the match, 300 when the 85-frame step ends" => matches::horizontal;
         "match-down", Game, "three down vanish; 2 + 300 from row 10" => matches::vertical;
