@@ -5,7 +5,6 @@ use jewelbot::inspector;
 use jewelbot::rom::{RomError, RomImage};
 use jewelbot::session::{Control, Session, SessionConfig, SessionError};
 use jewelbot_plugin::{Plugin, PluginOption};
-use magic_jewelry::conformance;
 use magic_jewelry::dumps;
 use magic_jewelry::plugin::MagicJewelryPlugin;
 use std::path::Path;
@@ -228,19 +227,20 @@ fn inspect(session: &Session) -> jewelbot_plugin::Inspection {
 
 /// Runs every conformance scenario, printing a line for each as it finishes.
 fn conform(path: Option<&Path>) -> anyhow::Result<ExitCode> {
-    let rom = open_rom(path)?;
-    let name = rom.name.clone();
     // No plug-in: the scenarios press the buttons themselves.
-    let mut session = Session::new(rom, Vec::new(), SessionConfig::default())?;
-    println!("conformance of {name}");
-    let mut outcomes = Vec::new();
-    for scenario in conformance::scenarios() {
-        let outcome = conformance::run(&mut session, &scenario);
-        println!("{outcome}");
-        outcomes.push(outcome);
-    }
-    let report = conformance::Report { outcomes };
-    println!("{}", report.summary());
+    let mut session = Session::new(open_rom(path)?, Vec::new(), SessionConfig::default())?;
+    let rom = session.rom().clone();
+    let identity = jewelbot_plugin::RomIdentity {
+        name: &rom.name,
+        mapper: rom.header.mapper,
+        prg: &rom.prg,
+        chr: &rom.chr,
+        prg_chr_crc32: rom.prg_chr_crc32,
+        file_sha1: &rom.file_sha1,
+    };
+    let limit = magic_jewelry_lab::conform::FRAME_LIMIT;
+    let mut out = std::io::stdout().lock();
+    let report = magic_jewelry_lab::conform::run(&mut session, &identity, limit, &mut out)?;
     Ok(if report.all_passed() {
         ExitCode::SUCCESS
     } else {

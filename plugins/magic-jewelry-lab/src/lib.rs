@@ -8,6 +8,7 @@
 
 pub mod bench;
 pub mod compare;
+pub mod conform;
 pub mod learn;
 pub mod plot;
 pub mod runner;

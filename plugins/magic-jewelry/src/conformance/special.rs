@@ -1,194 +1,347 @@
-//! The wild column, game over and counters rolling over.
+//! The wild column, levels and speeds, counters rolling over, game over and continue, pause, and
+//! a spawn over a full column.
 
-use super::board::{Board, Jewels};
-use super::driver::{ensure, Check, Driver, Failure};
+use super::board::Board;
+use super::controls::{filler, stack};
+use super::driver::{ensure, Check, Driver, Fact};
 use super::matches::{play_case, HORIZONTAL, RESOLVE_FRAMES};
 use crate::memory_map as map;
 use jewelbot_plugin::Buttons;
 
-const WILD: Jewels = [7; 3];
-/// Frames to watch a finished game for a column that should never come.
-const GAME_OVER_FRAMES: u32 = 240;
+/// Frames from the end of a resolution to the wild column's spawn: one frame, then the 16
+/// frames of the PRG checksum.
+const WILD_SPAWN: u64 = 17;
 
-/// Makes the next column wild, drops `first` at `x` and waits for the wild column.
-fn bring_wild(d: &mut Driver<'_>, first: Jewels, x: u8) -> Check<()> {
-    d.set_current(first);
-    d.set_next(WILD);
-    d.move_to(x)?;
-    let resolution = d.drop_and_resolve(RESOLVE_FRAMES)?;
+/// Sets the cells-removed counter so that a match of three brings the wild column, plays
+/// [`HORIZONTAL`] and waits for the wild column; the frames from the last step's end to its
+/// spawn.
+fn bring_wild(d: &mut Driver<'_>) -> Check<u64> {
+    d.poke(map::REMOVED, 68);
+    let resolution = play_case(d, &HORIZONTAL)?;
+    let end = resolution.steps.last().map_or(0, |s| s.end);
+    let spawn = resolution.spawn.unwrap_or_default();
     ensure!(
-        resolution.spawned && resolution.clears.is_empty(),
-        "the column before the wild one did not lock quietly: {resolution:?}"
+        d.column().jewels == [7; 3],
+        "the column after 71 cells removed is {:?}, not the wild column",
+        d.column().jewels
     );
-    let current = d.column().jewels;
-    ensure!(
-        current == WILD,
-        "the next column was set wild but {current:?} spawned"
-    );
-    Ok(())
+    Ok(spawn - end)
 }
 
-/// Drops the wild column where it is and returns the jewels counted and the board after.
-fn land_wild(d: &mut Driver<'_>) -> Check<(u32, Board)> {
-    let resolution = d.drop_and_resolve(RESOLVE_FRAMES)?;
-    ensure!(
-        resolution.spawned,
-        "no column spawned after the wild column landed"
-    );
-    Ok((resolution.counts().iter().sum(), d.board_without_column()))
+pub fn wild_generated(d: &mut Driver<'_>) -> Check {
+    let next = d.next_jewels();
+    let delay = bring_wild(d)?;
+    Ok(Fact::compare(
+        (WILD_SPAWN, [7, 7, 7], next, 1, 1, 1),
+        (
+            delay,
+            d.column().jewels,
+            d.next_jewels(),
+            d.byte(map::REMOVED),
+            d.level()?,
+            d.byte(map::COMBO),
+        ),
+    ))
+}
+
+/// (level index, fall speed) on the spawn after the wild column and on the frame after.
+fn level_up(d: &mut Driver<'_>) -> Check<[(u8, u8); 2]> {
+    let at_spawn = (d.byte(map::LEVEL_INDEX), d.fall_speed());
+    d.step(Buttons::NONE)?;
+    Ok([at_spawn, (d.byte(map::LEVEL_INDEX), d.fall_speed())])
 }
 
 pub fn wild_on_floor(d: &mut Driver<'_>) -> Check {
-    bring_wild(d, [2, 3, 4], 0)?;
-    let (level, speed) = (d.level()?, d.fall_speed());
-    let (counted, board) = land_wild(d)?;
-    let expected = Board::from_rows(&["2.....", "3.....", "4....."]);
+    bring_wild(d)?;
+    d.move_to(0)?;
+    let resolution = d.drop_and_resolve(RESOLVE_FRAMES)?;
     ensure!(
-        board == expected,
-        "after the wild column landed on the floor: {board} ({expected} expected)"
+        resolution.spawn.is_some(),
+        "no column came after the wild column landed"
     );
-    ensure!(
-        counted == 0 || counted == 3,
-        "the jewel counter went up by {counted}"
-    );
-    let (new_level, new_speed) = (d.level()?, d.fall_speed());
-    ensure!(
-        new_level == (level + 1) % 10_000,
-        "the level went from {level} to {new_level}"
-    );
-    ensure!(
-        new_speed < speed,
-        "the fall speed went from {speed} to {new_speed} frames per row"
-    );
-    Ok(format!(
-        "the X's vanished; level {level} -> {new_level}, fall speed {speed} -> {new_speed}"
+    let board = d.board_without_column().to_string();
+    let combo = d.byte(map::COMBO);
+    let levels = level_up(d)?;
+    Ok(Fact::compare(
+        (
+            vec![3],
+            330,
+            Board::from_rows(&["..2...", "..3..."]).to_string(),
+            2,
+            [(0, 63), (1, 52)],
+            1,
+        ),
+        (
+            resolution.counts(),
+            resolution.score,
+            board,
+            combo,
+            levels,
+            d.level()?,
+        ),
     ))
 }
 
-pub fn wild_on_colour(d: &mut Driver<'_>) -> Check {
+pub fn wild_on_jewel(d: &mut Driver<'_>) -> Check {
+    bring_wild(d)?;
     d.set_board(&Board::from_rows(&["...1..", "121312"]));
-    bring_wild(d, [4, 5, 6], 0)?;
-    let level = d.level()?;
-    let (counted, board) = land_wild(d)?;
-    let expected = Board::from_rows(&["4.....", "5.....", "62.3.2"]);
+    let resolution = d.drop_and_resolve(RESOLVE_FRAMES)?;
     ensure!(
-        board == expected,
-        "after the wild column landed on a 1: {board} ({expected} expected: every 1 gone)"
+        resolution.spawn.is_some(),
+        "no column came after the wild column landed"
     );
-    ensure!(
-        (4..=7).contains(&counted),
-        "the jewel counter went up by {counted} for four jewels and three X's"
-    );
-    let new_level = d.level()?;
-    ensure!(
-        new_level == (level + 1) % 10_000,
-        "the level went from {level} to {new_level}"
-    );
-    Ok(format!(
-        "every 1 vanished with the X's ({counted} counted); level {level} -> {new_level}"
+    let board = d.board_without_column().to_string();
+    let levels = level_up(d)?;
+    // Four 1s and the three X's; 2 + 110 * (7 + 4*5/2).
+    Ok(Fact::compare(
+        (
+            vec![7],
+            1872,
+            Board::from_rows(&[".2.3.2"]).to_string(),
+            [(0, 63), (1, 52)],
+        ),
+        (resolution.counts(), resolution.score, board, levels),
     ))
 }
 
-/// Presses buttons for a while and checks that no column comes and the counters stay.
-fn stays_over(d: &mut Driver<'_>) -> Check<()> {
-    let (score, jewels) = (d.score()?, d.jewel_counter()?);
-    let presses = [Buttons::LEFT, Buttons::RIGHT, Buttons::A, Buttons::DOWN];
-    let mut spawned = d.is_spawned();
-    for frame in 0..GAME_OVER_FRAMES {
-        let buttons = if frame % 8 == 0 {
-            presses[(frame / 8) as usize % 4]
-        } else {
-            Buttons::NONE
-        };
-        d.step(buttons)?;
-        let now = d.is_spawned();
-        ensure!(
-            !now || spawned,
-            "a new column spawned {frame} frames into the game over"
-        );
-        spawned = now;
+pub fn speed_table(d: &mut Driver<'_>) -> Check {
+    let mut seen = Vec::new();
+    for index in [0u8, 4, 11, 18, 22, 30, 31, 47, 254, 255] {
+        d.poke(map::LEVEL_INDEX, index);
+        d.poke(map::LEVEL_UP, 1);
+        d.step(Buttons::NONE)?;
+        seen.push((
+            d.byte(map::LEVEL_INDEX),
+            d.fall_speed(),
+            d.byte(map::LEVEL_UP),
+        ));
     }
-    ensure!(
-        d.score()? == score && d.jewel_counter()? == jewels,
-        "the counters changed after the game ended"
-    );
-    Ok(())
+    let expected: Vec<(u8, u8, u8)> = [
+        (1, 52),
+        (5, 25),
+        (12, 19),
+        (19, 18),
+        (23, 17),
+        (31, 13),
+        (32, 11),
+        (48, 8),
+        (255, 8),
+        (0, 63),
+    ]
+    .into_iter()
+    .map(|(index, speed)| (index, speed, 0))
+    .collect();
+    Ok(Fact::compare(expected, seen))
 }
 
-/// Start begins a new game on an empty board.
-fn restarts(d: &mut Driver<'_>) -> Check<()> {
-    d.start_game()
-        .map_err(|Failure(why)| Failure(format!("after the game over: {why}")))
+pub fn counters_roll_over(d: &mut Driver<'_>) -> Check {
+    d.set_counter(map::JEWEL_COUNTER, 999_999);
+    d.set_counter(map::SCORE, 99_999_999);
+    play_case(d, &HORIZONTAL)?;
+    Ok(Fact::compare(
+        (1_000_002, 299),
+        (d.jewel_counter()?, d.score()?),
+    ))
 }
 
-/// Alternating colours up `column`, from `top` to row 12: no line anywhere.
-fn stack(column: usize, top: i8) -> Board {
+pub fn level_counter(d: &mut Driver<'_>) -> Check {
+    d.set_counter(map::LEVEL, 9_999);
+    bring_wild(d)?;
+    Ok(Fact::compare(10_000, d.level()?))
+}
+
+/// The pattern the real game's recording pokes at a spawn: rows 1-12 full, no line anywhere.
+fn full_board() -> Board {
     let mut board = Board::default();
-    for row in top..=12 {
-        board.set(row, column, if row % 2 == 0 { 5 } else { 6 });
+    for row in 1..=12i8 {
+        for column in 0..6 {
+            let pair = [[2, 4], [3, 1], [4, 2], [1, 3]][(row as usize - 1) % 4];
+            board.set(row, column, pair[column % 2]);
+        }
     }
     board
 }
 
-pub fn game_over_hidden_row(d: &mut Driver<'_>) -> Check {
-    // Away from the spawn column, so that only the lock can end the game.
-    d.set_current([2, 3, 4]);
-    d.move_to(0)?;
-    d.set_board(&stack(0, 1));
-    let resolution = d.resolve(u32::from(d.fall_speed()) + 10)?;
-    ensure!(
-        !resolution.spawned && resolution.clears.is_empty(),
-        "the column locked with two jewels in the hidden rows but play went on: {resolution:?}"
-    );
-    stays_over(d)?;
-    restarts(d)?;
-    Ok(
-        "locking at x=0 with jewels in the hidden rows ends the game; Start begins a new one"
-            .into(),
-    )
+/// The frames of the game-over fill, counted from the lock that ended the game.
+struct Fill {
+    /// The lock: the frame the first 7 appeared (row 12, column 5).
+    lock: u64,
+    /// All 78 visible cells 7.
+    cells: u64,
+    /// Row 0's left border byte 7 too: the fill's last write.
+    border: u64,
 }
 
-pub fn game_over_blocked_spawn(d: &mut Driver<'_>) -> Check {
-    d.set_current([2, 3, 4]);
-    d.move_to(0)?;
-    d.set_board(&stack(3, 0));
-    let resolution = d.drop_and_resolve(2 * u32::from(d.fall_speed()))?;
-    ensure!(
-        !resolution.spawned && resolution.clears.is_empty(),
-        "a column spawned over a stack reaching row 0: {resolution:?}"
-    );
-    stays_over(d)?;
-    restarts(d)?;
-    Ok("no column spawns over a stack reaching row 0: game over; Start begins a new one".into())
+fn watch_fill(d: &mut Driver<'_>, limit: u64) -> Check<Fill> {
+    let lock = d.until("the game over", limit, Buttons::NONE, |d| {
+        d.cell(12, 5) == 7
+    })?;
+    let full = |d: &Driver<'_>| (0..=12).all(|row| (0..6).all(|c| d.cell(row, c) == 7));
+    let cells = d.until("the 7-fill of the playfield", 300, Buttons::NONE, full)?;
+    let border = map::cell_address(0, 0) - 1;
+    let border = if d.byte(border) == 7 {
+        cells
+    } else {
+        d.until("the fill of the border", 20, Buttons::NONE, |d| {
+            d.byte(border) == 7
+        })?
+    };
+    Ok(Fill {
+        lock,
+        cells,
+        border,
+    })
 }
 
-pub fn counter_rollover(d: &mut Driver<'_>) -> Check {
-    d.set_counter(map::JEWEL_COUNTER, map::COUNTER_DIGITS, 999_999);
-    d.set_counter(map::SCORE, map::COUNTER_DIGITS, 99_999_999);
-    play_case(d, &HORIZONTAL)?;
-    let jewels = d.jewel_counter()?;
-    ensure!(
-        jewels == 2,
-        "the jewel counter went from 999999 to {jewels} after 3 jewels (2 expected)"
-    );
-    let score = d.score()?;
-    ensure!(
-        score < 99_999_999,
-        "the score went from 99999999 to {score}: it did not roll over"
-    );
-    Ok(format!(
-        "jewels 999999 -> {jewels:06}, score 99999999 -> {score:08}"
+/// Fills rows 1-12 three frames after the spawn, as the recording does: the column rests on
+/// row 1, locks one fall period after its spawn with jewels in rows -2 and -1, and the game
+/// ends. The fill's frames.
+fn end_game(d: &mut Driver<'_>) -> Check<(u64, Fill)> {
+    let spawn = d.frame();
+    d.idle(2)?;
+    d.set_board(&full_board());
+    let fill = watch_fill(d, 100)?;
+    Ok((spawn, fill))
+}
+
+pub fn game_over(d: &mut Driver<'_>) -> Check {
+    let middle = d.column().jewels[1];
+    let (spawn, fill) = end_game(d)?;
+    Ok(Fact::compare(
+        (63, 178, 180, [0, middle], false),
+        (
+            fill.lock - spawn,
+            fill.cells - fill.lock,
+            fill.border - fill.lock,
+            [d.cell(-2, 3), d.cell(-1, 3)],
+            d.on_title(),
+        ),
     ))
 }
 
-pub fn level_rollover(d: &mut Driver<'_>) -> Check {
-    d.set_counter(map::LEVEL, map::COUNTER_DIGITS, 9_999);
-    bring_wild(d, [2, 3, 4], 0)?;
-    land_wild(d)?;
-    let level = d.level()?;
-    ensure!(
-        level == 0,
-        "the level went from 9999 to {level} (0 expected)"
+pub fn game_over_wait(d: &mut Driver<'_>) -> Check {
+    let (_, fill) = end_game(d)?;
+    let lock = fill.lock;
+    // A one-frame Start press during the fill is missed.
+    d.idle_until_frame(lock + 99)?;
+    d.step(Buttons::START)?;
+    // The wait has no limit.
+    d.idle_until_frame(lock + 600)?;
+    let waiting = (
+        d.on_title(),
+        (0..=12).all(|row| (0..6).all(|c| d.cell(row, c) == 7)),
     );
-    Ok("level 9999 -> 0000 when the wild column lands".into())
+    // Start held: a reset, the title, and (Start still held) a new game.
+    let press = d.frame() + 1;
+    d.step(Buttons::START)?;
+    let empty = |d: &Driver<'_>| d.board().jewels() == 0;
+    let cleared = d.until("the reset", 20, Buttons::START, empty)?;
+    let title = d.until("the title", 20, Buttons::START, Driver::on_title)?;
+    let game = d.until("the new game", 20, Buttons::START, |d| !d.on_title())?;
+    let spawn = d.until_spawn(20, Buttons::START)?;
+    Ok(Fact::compare(
+        ((false, true), [2, 4, 6, 11]),
+        (
+            waiting,
+            [cleared, title, game, spawn].map(|frame| frame - press),
+        ),
+    ))
+}
+
+pub fn continue_game(d: &mut Driver<'_>) -> Check {
+    d.set_counter(map::SCORE, 12_345);
+    d.set_counter(map::LEVEL, 7);
+    let (_, fill) = end_game(d)?;
+    d.idle_until_frame(fill.lock + 250)?;
+    let select_right = Buttons::from_bits(Buttons::SELECT.bits() | Buttons::RIGHT.bits());
+    d.hold(2, select_right)?;
+    d.hold(
+        3,
+        Buttons::from_bits(select_right.bits() | Buttons::START.bits()),
+    )?;
+    d.until_spawn(120, Buttons::NONE)?;
+    Ok(Fact::compare(
+        (12_345, 7, 0),
+        (d.score()?, d.level()?, d.board_without_column().jewels()),
+    ))
+}
+
+/// Column 3 full from row 0 while the column before falls elsewhere.
+fn fill_spawn_column(d: &mut Driver<'_>) -> Check<u8> {
+    d.move_to(0)?;
+    d.set_board(&stack(3, 0));
+    let resolution = d.drop_and_resolve(RESOLVE_FRAMES)?;
+    ensure!(
+        resolution.spawn.is_some() && resolution.steps.is_empty(),
+        "the column before did not lock quietly: {resolution:?}"
+    );
+    Ok(filler(0, 3))
+}
+
+pub fn spawn_over_full_column(d: &mut Driver<'_>) -> Check {
+    fill_spawn_column(d)?;
+    let spawn = d.frame();
+    let jewels = d.column().jewels;
+    let cells = [-2, -1, 0].map(|row| d.cell(row, 3));
+    let fill = watch_fill(d, 100)?;
+    Ok(Fact::compare((jewels, 63), (cells, fill.lock - spawn)))
+}
+
+pub fn spawn_overwrites(d: &mut Driver<'_>) -> Check {
+    let covered = fill_spawn_column(d)?;
+    let spawn = d.frame();
+    let bottom = d.column().jewels[2];
+    ensure!(
+        covered != bottom,
+        "the new column's bottom jewel has the colour of the jewel it covers"
+    );
+    let on_spawn = d.cell(0, 3);
+    d.step(Buttons::LEFT)?;
+    let moved = (d.column().x, d.cell(0, 3));
+    let fell = d.until("the next fall", 80, Buttons::NONE, |d| d.column().y == 1)?;
+    // The jewel under the spawn was overwritten: gone once the column moves away, and the
+    // column falls on.
+    Ok(Fact::compare(
+        (bottom, (2, 0), 63),
+        (on_spawn, moved, fell - spawn),
+    ))
+}
+
+pub fn pause(d: &mut Driver<'_>) -> Check {
+    let spawn = d.frame();
+    d.idle(10)?;
+    d.step(Buttons::START)?;
+    let paused = d.paused();
+    d.step(Buttons::NONE)?;
+    d.hold(5, Buttons::LEFT)?;
+    d.idle_until_frame(spawn + 100)?;
+    let during = (d.column().x, d.column().y, d.byte(map::FALL_TIMER));
+    d.step(Buttons::START)?;
+    let resumed = (d.paused(), d.column().y);
+    Ok(Fact::compare(
+        (true, (3, 0, 100), (false, 1)),
+        (paused, during, resumed),
+    ))
+}
+
+pub fn pause_during_clear(d: &mut Driver<'_>) -> Check {
+    d.set_current(HORIZONTAL.current);
+    d.set_board(&Board::from_rows(HORIZONTAL.board));
+    d.move_to(HORIZONTAL.x)?;
+    d.step(Buttons::NONE)?;
+    let start = d.until("the match", 40, Buttons::DOWN, Driver::clearing)?;
+    d.idle(20)?;
+    d.step(Buttons::START)?;
+    let end = d.until("the collapse", 100, Buttons::NONE, |d| !d.clearing())?;
+    let placed = d.until("the next column", 5, Buttons::NONE, |d| {
+        d.placed() && (d.column().x, d.column().y) == (3, 0)
+    })?;
+    d.idle(100)?;
+    let held = (d.paused(), d.column().y);
+    d.step(Buttons::START)?;
+    let resumed = (d.paused(), d.column().y);
+    Ok(Fact::compare(
+        (85, 1, (true, 0), (false, 1)),
+        (end - start, placed - end, held, resumed),
+    ))
 }
