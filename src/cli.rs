@@ -103,8 +103,18 @@ pub struct RunArgs {
     #[arg(long)]
     pub headless: bool,
     /// Frames to run.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub frames: u64,
+    /// A save state to start from (made by the window's F5 with the same ROM); it is checked
+    /// and tried before it is used.
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
+    /// Write the state at the end of the run to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub save_state: Option<PathBuf>,
+    /// Replace the --save-state FILE if it exists.
+    #[arg(long, requires = "save_state")]
+    pub force: bool,
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
@@ -172,6 +182,9 @@ pub fn command(options: &[PluginOption]) -> clap::Command {
     let mut command = add_plugin_args(Cli::command(), options);
     for name in WITH_PLUGINS {
         command = command.mut_subcommand(name, |sub| add_plugin_args(sub, options));
+    }
+    for name in crate::outputs::WRITERS {
+        command = command.mut_subcommand(name, crate::outputs::force_arg);
     }
     command
 }
