@@ -209,6 +209,12 @@ fn add_plugin_args(command: clap::Command, options: &[PluginOption]) -> clap::Co
             .help_heading("Plug-in options");
         if !option.choices.is_empty() {
             arg = arg.value_parser(PossibleValuesParser::new(option.choices.clone()));
+        } else if option.range.is_some() {
+            // A numeric option: NaN, infinities and values out of range are refused here,
+            // while the command line is parsed.
+            let checked = option.clone();
+            arg = arg
+                .value_parser(move |value: &str| checked.check(value).map(|()| value.to_owned()));
         }
         command.arg(arg)
     })
@@ -232,4 +238,59 @@ pub fn plugin_settings(matches: &ArgMatches, options: &[PluginOption]) -> Vec<(S
                 .map(|value| (option.name.clone(), value.clone()))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jewelbot_plugin::NumberRange;
+
+    fn options() -> Vec<PluginOption> {
+        vec![
+            PluginOption::number(
+                "pace",
+                "frames between presses",
+                "2",
+                NumberRange {
+                    min: 1.0,
+                    max: 60.0,
+                    integer: true,
+                },
+            ),
+            PluginOption::choice("mode", "how", "normal", &["normal", "fast"]),
+        ]
+    }
+
+    #[test]
+    fn plugin_numbers_are_checked_while_parsing() {
+        let options = options();
+        for bad in ["NaN", "inf", "-inf", "0", "61", "2.5"] {
+            let parsed = command(&options)
+                .try_get_matches_from(["jewelbot", "run", "--frames", "1", "--pace", bad]);
+            assert!(parsed.is_err(), "--pace {bad} accepted");
+        }
+        let matches = command(&options)
+            .try_get_matches_from(["jewelbot", "run", "--frames", "1", "--pace", "3"])
+            .expect("in range");
+        assert_eq!(
+            plugin_settings(&matches, &options),
+            vec![("pace".to_owned(), "3".to_owned())]
+        );
+        assert!(command(&options)
+            .try_get_matches_from(["jewelbot", "run", "--frames", "1", "--mode", "warp"])
+            .is_err());
+    }
+
+    #[test]
+    fn host_numbers_are_checked_while_parsing() {
+        for bad in [
+            vec!["jewelbot", "run", "--frames", "0"],
+            vec!["jewelbot", "run", "--frames", "NaN"],
+            vec!["jewelbot", "--scale", "0"],
+            vec!["jewelbot", "record", "--out", "x", "--frames", "0"],
+            vec!["jewelbot", "run", "--frames", "1", "--force"],
+        ] {
+            assert!(command(&[]).try_get_matches_from(&bad).is_err(), "{bad:?}");
+        }
+    }
 }

@@ -12,6 +12,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 mod cli;
+mod lab_args;
 mod outputs;
 use cli::{Cli, Command, GameArgs, Switch};
 
@@ -60,7 +61,8 @@ fn main() -> ExitCode {
     let matches = cli::command(&options).get_matches();
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
     if let Some(command) = &mut cli.command {
-        if let Err(error) = outputs::settle(command, &matches) {
+        let checked = lab_args::validate(command).and_then(|()| outputs::settle(command, &matches));
+        if let Err(error) = checked {
             eprintln!("error: {error:#}");
             return ExitCode::FAILURE;
         }

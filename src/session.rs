@@ -11,6 +11,7 @@ use crate::files;
 use crate::plugin_host::PluginHost;
 use crate::rom::{RomError, RomImage};
 use jewelbot_plugin::{Buttons, Machine, MachineError, Plugin, Ram, RomIdentity};
+use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use tetanes_core::debug::{Access, Breakpoint};
 use tetanes_core::input::JoypadBtn;
@@ -139,10 +140,12 @@ impl Session {
     fn run_frame_with(&mut self, buttons: Buttons) -> Result<(), SessionError> {
         self.set_pad(buttons);
         self.last_buttons = buttons;
-        let _clocked: Clocked = self
-            .deck
-            .clock_frame()
-            .map_err(|e| SessionError::Emulation(e.to_string()))?;
+        // A core that panics (a forged state can hold anything) stops emulation with a
+        // message instead of taking the program down; a reset, power cycle or state load
+        // recovers.
+        let clocked = panic::catch_unwind(AssertUnwindSafe(|| self.deck.clock_frame()))
+            .map_err(|_| SessionError::Emulation("the emulator core panicked".into()))?;
+        let _clocked: Clocked = clocked.map_err(|e| SessionError::Emulation(e.to_string()))?;
         self.frame += 1;
         self.check_jam()?;
         self.plugin_buttons =

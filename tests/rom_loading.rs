@@ -295,3 +295,57 @@ fn a_fifo_or_device_is_refused_without_waiting() {
         "is a character device, not a ROM file",
     );
 }
+
+mod mutated {
+    use super::common;
+    use jewelbot::rom::{Header, RomImage, HEADER_LEN};
+    use jewelbot::session::{Session, SessionConfig};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Header bytes, data bytes and the length changed: never a panic; a ROM that is
+        /// accepted is handed to the emulator as exactly what its header declares, and runs
+        /// or stops with an error.
+        #[test]
+        fn mutated_roms_are_refused_or_loaded_as_declared(
+            header in proptest::collection::vec((4usize..16, any::<u8>()), 0..4),
+            nes2 in any::<bool>(),
+            bytes in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..16),
+            len in proptest::option::of(0usize..40_000),
+        ) {
+            let mut rom = common::tiny_rom();
+            if nes2 {
+                rom[7] |= 0x08;
+            }
+            for (at, value) in header {
+                rom[at] = value;
+            }
+            for (at, value) in bytes {
+                let at = at.index(rom.len());
+                rom[at] = value;
+            }
+            if let Some(len) = len {
+                rom.resize(len, 0xEA);
+            }
+            let Ok(image) = RomImage::from_bytes("fuzz.nes", &rom) else {
+                return Ok(());
+            };
+            let ines = image.to_ines().expect("an accepted ROM converts");
+            let declared = Header::parse(&ines).expect("its own header parses");
+            let prg_len = image.prg.len().max(16 * 1024);
+            prop_assert_eq!(declared.prg_len, prg_len);
+            prop_assert_eq!(declared.chr_len, image.chr.len());
+            prop_assert_eq!(declared.mapper, image.header.mapper);
+            prop_assert_eq!(ines.len(), HEADER_LEN + image.trainer.len() + prg_len + image.chr.len());
+            if let Ok(mut session) = Session::new(image, Vec::new(), SessionConfig::default()) {
+                for _ in 0..12 {
+                    if session.run_frame().is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
