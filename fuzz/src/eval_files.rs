@@ -23,9 +23,14 @@ pub fn run(data: &[u8]) {
         1 | 2 => {
             let entries = value_entries();
             let mut raw = input.rest().to_vec();
-            // Mostly the right number of entries, so the finiteness checks are reached.
-            if input.flag() || raw.len() < 4 {
-                raw.resize(entries * ENTRY_BYTES, 0);
+            // One time in four the right number of entries, the input written at an offset,
+            // so the finiteness checks are reached.
+            if raw.first().is_some_and(|b| b % 4 == 0) {
+                let at = raw.len().min(entries * ENTRY_BYTES) / 2;
+                let mut full = vec![0; entries * ENTRY_BYTES];
+                let end = (at + raw.len()).min(full.len());
+                full[at..end].copy_from_slice(&raw[..end - at]);
+                raw = full;
             }
             let mut file = b"JWLVALUE".to_vec();
             file.extend_from_slice(&1u32.to_le_bytes());
@@ -63,10 +68,13 @@ pub fn run(data: &[u8]) {
     }
 }
 
-/// Entries of the learned network: those of the committed file.
+/// Entries of the learned network: those of the committed file's header.
 fn value_entries() -> usize {
-    ValueNetwork::trained()
-        .to_bytes()
-        .get(12..16)
-        .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+    static ENTRIES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *ENTRIES.get_or_init(|| {
+        ValueNetwork::trained()
+            .to_bytes()
+            .get(12..16)
+            .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+    })
 }

@@ -7,7 +7,7 @@
 //! its first frame runs, and the session must go on either way.
 
 use crate::input::Input;
-use jewelbot::session::{Session, SessionConfig};
+use jewelbot::session::{Session, SessionConfig, SessionError, StateFileError, TrialError};
 use magic_jewelry::plugin::MagicJewelryPlugin;
 use std::cell::RefCell;
 
@@ -18,8 +18,8 @@ const FRAMES_AFTER: usize = 3;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Outcome {
-    /// Refused; the running session was left exactly as it was.
-    Refused,
+    /// Refused, for the reason given; the running session was left exactly as it was.
+    Refused(&'static str),
     /// The unchanged state, loaded.
     LoadedOriginal,
     /// A forged payload whose first frame ran: loaded, and the session ran on.
@@ -123,10 +123,10 @@ fn one(base: &mut Base, data: &[u8]) -> Outcome {
     };
     let before = (base.session.ram().to_vec(), base.session.frame_number());
     let outcome = match base.session.load_state(&candidate) {
-        Err(_) => {
+        Err(error) => {
             let after = (base.session.ram().to_vec(), base.session.frame_number());
             return if after == before {
-                Outcome::Refused
+                Outcome::Refused(reason(&error))
             } else {
                 Outcome::TouchedOnRefusal
             };
@@ -143,4 +143,23 @@ fn one(base: &mut Base, data: &[u8]) -> Outcome {
     // Back to the base for the next input; the base state always loads.
     let _ = base.session.load_state(&base.state);
     outcome
+}
+
+/// The kind of refusal, for the sweep's count.
+fn reason(error: &SessionError) -> &'static str {
+    match error {
+        SessionError::StateRefused(StateFileError::Checksum { .. }) => "checksum",
+        SessionError::StateRefused(
+            StateFileError::Truncated(_)
+            | StateFileError::TrailingBytes { .. }
+            | StateFileError::PayloadLength(_),
+        ) => "length",
+        SessionError::StateRefused(_) => "header",
+        SessionError::StateDoesNotRun(TrialError::Rejected(_)) => "core rejected the payload",
+        SessionError::StateDoesNotRun(TrialError::FrameNeverEnds) => "first frame never ends",
+        SessionError::StateDoesNotRun(TrialError::Panicked(_)) => "core panicked on it",
+        SessionError::StateDoesNotRun(TrialError::TimedOut) => "first frame too slow",
+        SessionError::StateDoesNotRun(TrialError::Failed(_)) => "first frame failed",
+        _ => "other",
+    }
 }

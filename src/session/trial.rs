@@ -51,7 +51,7 @@ fn restore_with_limit(
                 candidate
                     .deserialize_state(&payload)
                     .map_err(|e| TrialError::Rejected(e.to_string()))?;
-                run_one_frame(&mut candidate.clone())?;
+                run_one_frame(&mut candidate.clone(), FRAME_INSTRUCTION_BUDGET)?;
                 Ok(candidate)
             }))
             .unwrap_or_else(|payload| Err(TrialError::Panicked(panic_text(payload.as_ref()))));
@@ -70,13 +70,13 @@ fn restore_with_limit(
         .unwrap_or(Err(TrialError::TimedOut))
 }
 
-/// One frame, stopped after [`FRAME_INSTRUCTION_BUDGET`] instructions if it has not ended.
-fn run_one_frame(deck: &mut ControlDeck) -> Result<(), TrialError> {
+/// One frame, stopped after `budget` instructions if it has not ended.
+fn run_one_frame(deck: &mut ControlDeck, budget: u32) -> Result<(), TrialError> {
     let instructions = Cell::new(0u32);
     let clocked = deck
         .clock_frame_until(|_| {
             instructions.set(instructions.get() + 1);
-            instructions.get() >= FRAME_INSTRUCTION_BUDGET
+            instructions.get() >= budget
         })
         .map_err(|e| TrialError::Failed(e.to_string()))?;
     match clocked {
@@ -96,6 +96,19 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_frame_past_the_instruction_budget_does_not_end() {
+        let mut deck = ControlDeck::new();
+        deck.load_rom("cartridge", &mut &crate::cartridge::OPEN_CARTRIDGE[..])
+            .expect("the built-in cartridge loads");
+        // No real frame is 100 instructions long: the trial stops it and says so.
+        assert_eq!(
+            run_one_frame(&mut deck, 100),
+            Err(TrialError::FrameNeverEnds)
+        );
+        assert_eq!(run_one_frame(&mut deck, FRAME_INSTRUCTION_BUDGET), Ok(()));
+    }
 
     #[test]
     fn a_slow_trial_is_given_up_at_the_time_limit() {

@@ -2,8 +2,11 @@ use crate::{Buttons, Inspection, Ram, RomIdentity, Status};
 
 /// An in-process plug-in, called by the host once per rendered frame.
 ///
-/// The host catches panics: a plug-in that panics is disabled with a message and the emulator
-/// keeps running.
+/// The host catches panics: the frame's buttons and RAM writes of a plug-in that panics are
+/// dropped, and at the next frame it is told of a reset ([`Plugin::on_reset`]) and called again;
+/// one that keeps panicking is switched off with a message. A call of [`Plugin::on_frame`] that
+/// takes longer than the host's stall limit has its frame's output dropped (its buttons
+/// released). The emulator keeps running either way.
 pub trait Plugin: Send {
     /// A short name for messages and menus.
     fn name(&self) -> &str;
