@@ -110,8 +110,18 @@ pub struct RunArgs {
     #[arg(long)]
     pub headless: bool,
     /// Frames to run.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub frames: u64,
+    /// A save state to start from (made by the window's F5 with the same ROM); it is checked
+    /// and tried before it is used.
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
+    /// Write the state at the end of the run to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub save_state: Option<PathBuf>,
+    /// Replace the --save-state FILE if it exists.
+    #[arg(long, requires = "save_state")]
+    pub force: bool,
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
@@ -180,6 +190,9 @@ pub fn command(options: &[PluginOption]) -> clap::Command {
     for name in WITH_PLUGINS {
         command = command.mut_subcommand(name, |sub| add_plugin_args(sub, options));
     }
+    for name in crate::outputs::WRITERS {
+        command = command.mut_subcommand(name, crate::outputs::force_arg);
+    }
     command
 }
 
@@ -203,6 +216,12 @@ fn add_plugin_args(command: clap::Command, options: &[PluginOption]) -> clap::Co
             .help_heading("Plug-in options");
         if !option.choices.is_empty() {
             arg = arg.value_parser(PossibleValuesParser::new(option.choices.clone()));
+        } else if option.range.is_some() {
+            // A numeric option: NaN, infinities and values out of range are refused here,
+            // while the command line is parsed.
+            let checked = option.clone();
+            arg = arg
+                .value_parser(move |value: &str| checked.check(value).map(|()| value.to_owned()));
         }
         command.arg(arg)
     })
@@ -226,4 +245,59 @@ pub fn plugin_settings(matches: &ArgMatches, options: &[PluginOption]) -> Vec<(S
                 .map(|value| (option.name.clone(), value.clone()))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jewelbot_plugin::NumberRange;
+
+    fn options() -> Vec<PluginOption> {
+        vec![
+            PluginOption::number(
+                "pace",
+                "frames between presses",
+                "2",
+                NumberRange {
+                    min: 1.0,
+                    max: 60.0,
+                    integer: true,
+                },
+            ),
+            PluginOption::choice("mode", "how", "normal", &["normal", "fast"]),
+        ]
+    }
+
+    #[test]
+    fn plugin_numbers_are_checked_while_parsing() {
+        let options = options();
+        for bad in ["NaN", "inf", "-inf", "0", "61", "2.5"] {
+            let parsed = command(&options)
+                .try_get_matches_from(["jewelbot", "run", "--frames", "1", "--pace", bad]);
+            assert!(parsed.is_err(), "--pace {bad} accepted");
+        }
+        let matches = command(&options)
+            .try_get_matches_from(["jewelbot", "run", "--frames", "1", "--pace", "3"])
+            .expect("in range");
+        assert_eq!(
+            plugin_settings(&matches, &options),
+            vec![("pace".to_owned(), "3".to_owned())]
+        );
+        assert!(command(&options)
+            .try_get_matches_from(["jewelbot", "run", "--frames", "1", "--mode", "warp"])
+            .is_err());
+    }
+
+    #[test]
+    fn host_numbers_are_checked_while_parsing() {
+        for bad in [
+            vec!["jewelbot", "run", "--frames", "0"],
+            vec!["jewelbot", "run", "--frames", "NaN"],
+            vec!["jewelbot", "--scale", "0"],
+            vec!["jewelbot", "record", "--out", "x", "--frames", "0"],
+            vec!["jewelbot", "run", "--frames", "1", "--force"],
+        ] {
+            assert!(command(&[]).try_get_matches_from(&bad).is_err(), "{bad:?}");
+        }
+    }
 }

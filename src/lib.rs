@@ -2,6 +2,7 @@
 //! plug-ins come through the `jewelbot-plugin` API (`docs/architecture.md`).
 //!
 //! - [`cartridge`]: the built-in open cartridge.
+//! - [`files`]: reading only regular files, bounded; writing without clobbering.
 //! - [`rom`]: reading ROM files safely and normalising headers in memory.
 //! - [`session`]: one running console with its plug-ins.
 //! - [`plugin_host`]: calls plug-ins every frame and contains their failures.
@@ -14,6 +15,7 @@
 //! - [`frontend`]: the desktop window (picture, sound, controls, RAM inspector, overlay).
 
 pub mod cartridge;
+pub mod files;
 pub mod frontend;
 pub mod gif_capture;
 pub mod headless;

@@ -11,6 +11,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 mod cli;
+mod lab_args;
+mod outputs;
 use cli::{Cli, Command, GameArgs, Switch};
 
 /// The plug-ins this binary hosts, with their default settings. The only place the host
@@ -41,6 +43,9 @@ impl Plugins {
     }
 }
 
+/// Larger than any input script a person writes.
+const MAX_SCRIPT_LEN: u64 = 16 * 1024 * 1024;
+
 /// Exit code for a ROM that cannot be used.
 const EXIT_BAD_ROM: u8 = 3;
 
@@ -53,7 +58,14 @@ fn main() -> ExitCode {
         .init();
     let options: Vec<PluginOption> = plugins().iter().flat_map(|p| p.options()).collect();
     let matches = cli::command(&options).get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    if let Some(command) = &mut cli.command {
+        let checked = lab_args::validate(command).and_then(|()| outputs::settle(command, &matches));
+        if let Err(error) = checked {
+            eprintln!("error: {error:#}");
+            return ExitCode::FAILURE;
+        }
+    }
     let plugins = Plugins {
         settings: cli::plugin_settings(&matches, &options),
     };
@@ -77,8 +89,25 @@ fn run(cli: Cli, plugins: &Plugins) -> anyhow::Result<ExitCode> {
         None => play(&cli.play, plugins),
         Some(Command::Run(args)) => {
             let mut session = open_session(&args.game, plugins)?;
+            if let Some(path) = &args.state {
+                session
+                    .load_state_file(path)
+                    .with_context(|| format!("cannot start from {}", path.display()))?;
+            }
             report_messages(&mut session);
+            if let Some(path) = &args.save_state {
+                refuse_existing(path, args.force)?;
+            }
             let summary = headless::run(&mut session, Some(args.frames), |_, _| {})?;
+            if let Some(path) = &args.save_state {
+                let state = session.save_state()?;
+                jewelbot::files::write_file(path, &state, args.force)?;
+                eprintln!(
+                    "state of frame {} saved to {}",
+                    session.frame_number(),
+                    path.display()
+                );
+            }
             if args.json {
                 println!("{}", serde_json::to_string_pretty(&summary)?);
             } else {
@@ -169,13 +198,10 @@ fn ram(args: &cli::RamArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
 
 /// Records a trace and writes it where `--out` says, never over a file without `--force`.
 fn record(args: &cli::RecordArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
-    if args.out.exists() && !args.force {
-        anyhow::bail!("{} exists; pass --force to replace it", args.out.display());
-    }
+    refuse_existing(&args.out, args.force)?;
     let script = match &args.script {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read script {}", path.display()))?;
+            let text = jewelbot::files::read_regular_text(path, "script", MAX_SCRIPT_LEN)?;
             Some(
                 jewelbot_plugin::Script::parse(&text)
                     .with_context(|| format!("script {}", path.display()))?,
@@ -213,6 +239,14 @@ fn record(args: &cli::RecordArgs, plugins: &Plugins) -> anyhow::Result<ExitCode>
         eprintln!("note: the script waited for {event} and it did not come");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses, before any work is done, to replace `path` without `--force`.
+fn refuse_existing(path: &Path, force: bool) -> anyhow::Result<()> {
+    if !force && std::fs::symlink_metadata(path).is_ok() {
+        anyhow::bail!("{} exists; pass --force to replace it", path.display());
+    }
+    Ok(())
 }
 
 fn inspect(session: &Session) -> jewelbot_plugin::Inspection {

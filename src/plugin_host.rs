@@ -1,10 +1,36 @@
 //! Runs in-process plug-ins once per frame and contains their failures.
+//!
+//! A plug-in that panics is caught, its half-done frame (buttons, RAM writes) is thrown away,
+//! and it is restarted at the next frame: told of a reset, then called as before. One that
+//! panics again and again ([`RESTART_LIMIT`] times within [`RESTART_WINDOW_FRAMES`]) is
+//! switched off for the session. A plug-in that takes longer than the stall limit over a frame
+//! has that frame's output thrown away, its buttons released. Messages about either are rate
+//! limited so a plug-in that fails every frame cannot flood the user.
 
 use jewelbot_plugin::{
     Buttons, FrameContext, Inspection, Plugin, PluginOption, Ram, Recording, RomIdentity, Stat,
     Status,
 };
+use std::collections::VecDeque;
 use std::panic::{self, AssertUnwindSafe};
+use std::time::{Duration, Instant};
+
+// Containment catches plug-in panics by unwinding; a build that aborts on panic would let any
+// plug-in bug take the whole emulator down.
+#[cfg(not(panic = "unwind"))]
+compile_error!(
+    "the plug-in host contains plug-in panics by unwinding: build with panic = \"unwind\""
+);
+
+/// Panics within [`RESTART_WINDOW_FRAMES`] after which a plug-in stays off.
+pub const RESTART_LIMIT: usize = 3;
+/// The window over which panics are counted (ten seconds of play at 60 frames a second).
+pub const RESTART_WINDOW_FRAMES: u64 = 600;
+/// Frames between two messages of one kind about one plug-in; those in between are counted.
+pub const MESSAGE_INTERVAL_FRAMES: u64 = 600;
+/// The longest a plug-in may take over one frame before its output is thrown away. Far above
+/// a decision of the default player; a plug-in this slow would hold the game up visibly.
+pub const DEFAULT_STALL_LIMIT: Duration = Duration::from_millis(500);
 
 /// Where a plug-in stands with the loaded ROM.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,8 +41,33 @@ pub enum SlotState {
     Active(String),
     /// Declined the ROM; the emulator runs without it.
     Declined(String),
-    /// Panicked and was switched off.
+    /// Panicked; it is restarted at the next frame. The text is the panic.
+    Restarting(String),
+    /// Panicked too often and was switched off for the session.
     Disabled(String),
+}
+
+/// At most one message a [`MESSAGE_INTERVAL_FRAMES`], with a count of those held back.
+#[derive(Debug, Default)]
+struct RateLimit {
+    last: Option<u64>,
+    held_back: u64,
+}
+
+impl RateLimit {
+    /// `Some(messages held back since the last one)` when a message may go out at `frame`.
+    fn admit(&mut self, frame: u64) -> Option<u64> {
+        let due = self
+            .last
+            .is_none_or(|last| frame.saturating_sub(last) >= MESSAGE_INTERVAL_FRAMES);
+        if due {
+            self.last = Some(frame);
+            Some(std::mem::take(&mut self.held_back))
+        } else {
+            self.held_back += 1;
+            None
+        }
+    }
 }
 
 /// One plug-in and what the host keeps for it.
@@ -25,6 +76,14 @@ pub struct PluginSlot {
     state: SlotState,
     status: Status,
     buttons: Buttons,
+    /// What it recognised when attached, for its state after a restart.
+    recognised: String,
+    /// Frames of its recent panics, oldest first.
+    panics: VecDeque<u64>,
+    restarts: u64,
+    stalls: u64,
+    panic_messages: RateLimit,
+    stall_messages: RateLimit,
 }
 
 impl PluginSlot {
@@ -43,14 +102,45 @@ impl PluginSlot {
     pub fn is_active(&self) -> bool {
         matches!(self.state, SlotState::Active(_))
     }
+
+    /// Times it was restarted after a panic.
+    pub fn restarts(&self) -> u64 {
+        self.restarts
+    }
+
+    /// Frames whose output was thrown away because it overran the stall limit.
+    pub fn stalls(&self) -> u64 {
+        self.stalls
+    }
+
+    /// Attached and not given up on: active, or waiting for its restart.
+    fn is_running(&self) -> bool {
+        matches!(self.state, SlotState::Active(_) | SlotState::Restarting(_))
+    }
 }
 
 /// The plug-ins of a session.
-#[derive(Default)]
 pub struct PluginHost {
     slots: Vec<PluginSlot>,
     pokes: Vec<(u16, u8)>,
     messages: Vec<String>,
+    /// The last frame the plug-ins were shown.
+    frame: u64,
+    in_control: bool,
+    stall_limit: Duration,
+}
+
+impl Default for PluginHost {
+    fn default() -> Self {
+        Self {
+            slots: Vec::new(),
+            pokes: Vec::new(),
+            messages: Vec::new(),
+            frame: 0,
+            in_control: true,
+            stall_limit: DEFAULT_STALL_LIMIT,
+        }
+    }
 }
 
 impl PluginHost {
@@ -63,6 +153,12 @@ impl PluginHost {
                     state: SlotState::Idle,
                     status: Status::default(),
                     buttons: Buttons::NONE,
+                    recognised: String::new(),
+                    panics: VecDeque::new(),
+                    restarts: 0,
+                    stalls: 0,
+                    panic_messages: RateLimit::default(),
+                    stall_messages: RateLimit::default(),
                 })
                 .collect(),
             ..Self::default()
@@ -73,12 +169,24 @@ impl PluginHost {
         &self.slots
     }
 
+    /// The longest a plug-in may take over a frame before that frame's output is dropped.
+    pub fn stall_limit(&self) -> Duration {
+        self.stall_limit
+    }
+
+    pub fn set_stall_limit(&mut self, limit: Duration) {
+        self.stall_limit = limit;
+    }
+
     /// Offers the ROM to every plug-in.
     pub fn attach(&mut self, rom: &RomIdentity<'_>) {
         for slot in &mut self.slots {
             let result = guarded(|| slot.plugin.attach(rom));
             slot.state = match result {
-                Ok(Ok(recognised)) => SlotState::Active(recognised),
+                Ok(Ok(recognised)) => {
+                    slot.recognised.clone_from(&recognised);
+                    SlotState::Active(recognised)
+                }
                 Ok(Err(reason)) => SlotState::Declined(reason),
                 Err(panic) => SlotState::Disabled(format!("panicked while attaching: {panic}")),
             };
@@ -89,11 +197,16 @@ impl PluginHost {
         }
     }
 
-    /// Calls every active plug-in with the frame just rendered; returns the buttons they want
-    /// held during the next frame (their union).
+    /// Calls every running plug-in with the frame just rendered (restarting those that
+    /// panicked last time); returns the buttons they want held during the next frame (their
+    /// union).
     pub fn run_frame(&mut self, frame_number: u64, ram: &Ram, picture: &[u16]) -> Buttons {
+        self.frame = frame_number;
         let mut wanted = Buttons::NONE;
         for index in 0..self.slots.len() {
+            if matches!(self.slots[index].state, SlotState::Restarting(_)) && !self.restart(index) {
+                continue;
+            }
             let slot = &mut self.slots[index];
             if !slot.is_active() {
                 continue;
@@ -106,30 +219,107 @@ impl PluginHost {
             } = slot;
             let pokes_before = self.pokes.len();
             let pokes = &mut self.pokes;
+            let started = Instant::now();
             let result = guarded(|| {
                 let mut ctx = FrameContext::new(frame_number, ram, picture, pokes, buttons, status);
                 plugin.on_frame(&mut ctx);
             });
+            let took = started.elapsed();
             match result {
-                Ok(()) => wanted |= slot.buttons,
+                Ok(()) if took > self.stall_limit => {
+                    // Too late to be trusted with this frame: nothing it did is applied.
+                    self.pokes.truncate(pokes_before);
+                    self.stalled(index, took);
+                }
+                Ok(()) => wanted |= self.slots[index].buttons,
                 Err(panic) => {
                     // Half-done work of a failing plug-in is not applied.
                     self.pokes.truncate(pokes_before);
-                    self.disable(Some(index), &panic);
+                    self.panicked(index, &panic);
                 }
             }
         }
         wanted
     }
 
-    fn disable(&mut self, index: Option<usize>, panic: &str) {
-        if let Some(slot) = index.and_then(|i| self.slots.get_mut(i)) {
-            let message = format!("plug-in {} panicked and was disabled: {panic}", slot.name());
+    /// Tells a plug-in that panicked of a reset and whether it is in control; `true` when it
+    /// took both without panicking and runs again.
+    fn restart(&mut self, index: usize) -> bool {
+        let in_control = self.in_control;
+        let slot = &mut self.slots[index];
+        let result = guarded(|| {
+            slot.plugin.on_reset();
+            slot.plugin.set_in_control(in_control);
+        });
+        match result {
+            Ok(()) => {
+                slot.restarts += 1;
+                slot.state = SlotState::Active(slot.recognised.clone());
+                true
+            }
+            Err(panic) => {
+                self.panicked(index, &panic);
+                false
+            }
+        }
+    }
+
+    /// A plug-in panicked: its buttons are released and it is restarted at the next frame,
+    /// unless it has panicked too often lately.
+    fn panicked(&mut self, index: usize, panic: &str) {
+        let frame = self.frame;
+        let Some(slot) = self.slots.get_mut(index) else {
+            return;
+        };
+        slot.buttons = Buttons::NONE;
+        slot.status.marks.clear();
+        slot.panics.push_back(frame);
+        while slot
+            .panics
+            .front()
+            .is_some_and(|&first| frame.saturating_sub(first) >= RESTART_WINDOW_FRAMES)
+        {
+            slot.panics.pop_front();
+        }
+        let name = slot.name().to_owned();
+        if slot.panics.len() > RESTART_LIMIT {
+            let message = format!(
+                "plug-in {name} panicked {} times in {RESTART_WINDOW_FRAMES} frames and was \
+                 switched off: {panic}",
+                slot.panics.len()
+            );
             slot.state = SlotState::Disabled(message.clone());
-            slot.buttons = Buttons::NONE;
             slot.status.lines = vec![message.clone()];
-            slot.status.marks.clear();
+            // Always said: this is the last word about it.
             self.messages.push(message);
+            return;
+        }
+        let message = format!("plug-in {name} panicked and is restarted: {panic}");
+        slot.state = SlotState::Restarting(message.clone());
+        slot.status.lines = vec![message.clone()];
+        if let Some(held_back) = slot.panic_messages.admit(frame) {
+            self.messages.push(with_held_back(message, held_back));
+        }
+    }
+
+    /// A plug-in overran the stall limit: this frame it presses nothing.
+    fn stalled(&mut self, index: usize, took: Duration) {
+        let frame = self.frame;
+        let limit = self.stall_limit;
+        let Some(slot) = self.slots.get_mut(index) else {
+            return;
+        };
+        slot.buttons = Buttons::NONE;
+        slot.stalls += 1;
+        if let Some(held_back) = slot.stall_messages.admit(frame) {
+            let message = format!(
+                "plug-in {} took {} ms over frame {frame} (limit {} ms); its buttons were \
+                 released for that frame",
+                slot.name(),
+                took.as_millis(),
+                limit.as_millis()
+            );
+            self.messages.push(with_held_back(message, held_back));
         }
     }
 
@@ -143,7 +333,8 @@ impl PluginHost {
         std::mem::take(&mut self.messages)
     }
 
-    /// Tells active plug-ins the console was reset or a state loaded.
+    /// Tells active plug-ins the console was reset or a state loaded (one waiting for its
+    /// restart hears it then).
     pub fn reset(&mut self) {
         for index in 0..self.slots.len() {
             let slot = &mut self.slots[index];
@@ -152,7 +343,7 @@ impl PluginHost {
             }
             slot.buttons = Buttons::NONE;
             if let Err(panic) = guarded(|| slot.plugin.on_reset()) {
-                self.disable(Some(index), &panic);
+                self.panicked(index, &panic);
             }
         }
     }
@@ -160,18 +351,23 @@ impl PluginHost {
     /// Tells every active plug-in whether its buttons reach the console; returns how many
     /// plug-ins are active.
     pub fn set_in_control(&mut self, in_control: bool) -> usize {
+        self.in_control = in_control;
         let mut active = 0;
         for index in 0..self.slots.len() {
             let slot = &mut self.slots[index];
-            if !slot.is_active() {
+            if !slot.is_running() {
                 continue;
             }
             active += 1;
             if !in_control {
                 slot.buttons = Buttons::NONE;
             }
+            // One waiting for its restart is told then.
+            if !slot.is_active() {
+                continue;
+            }
             if let Err(panic) = guarded(|| slot.plugin.set_in_control(in_control)) {
-                self.disable(Some(index), &panic);
+                self.panicked(index, &panic);
             }
         }
         active
@@ -189,7 +385,7 @@ impl PluginHost {
             match guarded(|| slot.plugin.set_option(name, value)) {
                 Ok(Ok(())) => accepted = true,
                 Ok(Err(reason)) => refusals.push(reason),
-                Err(panic) => self.disable(Some(index), &panic),
+                Err(panic) => self.panicked(index, &panic),
             }
         }
         if accepted {
@@ -233,7 +429,7 @@ impl PluginHost {
     pub fn stats(&self) -> Vec<(String, Vec<Stat>)> {
         self.slots
             .iter()
-            .filter(|s| matches!(s.state, SlotState::Active(_) | SlotState::Disabled(_)))
+            .filter(|s| s.is_running() || matches!(s.state, SlotState::Disabled(_)))
             .filter_map(|slot| {
                 guarded(|| slot.plugin.stats())
                     .ok()
@@ -244,6 +440,14 @@ impl PluginHost {
 
     fn active(&self) -> impl Iterator<Item = &PluginSlot> {
         self.slots.iter().filter(|s| s.is_active())
+    }
+}
+
+fn with_held_back(message: String, held_back: u64) -> String {
+    if held_back == 0 {
+        message
+    } else {
+        format!("{message} ({held_back} more like it since the last message)")
     }
 }
 

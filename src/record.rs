@@ -113,7 +113,6 @@ pub fn write_trace(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     } else {
         text.as_bytes().to_vec()
     };
-    let partial = path.with_extension("partial");
-    std::fs::write(&partial, bytes)?;
-    std::fs::rename(&partial, path)
+    // A hidden temporary name of this process's own: never a file of the user's.
+    crate::files::write_file(path, &bytes, true).map_err(std::io::Error::other)
 }

@@ -1,9 +1,17 @@
 //! An emulator session: a `tetanes-core` console with a ROM, its plug-ins and who holds the
 //! controller.
 
+mod state_file;
+mod trial;
+
+pub use state_file::{StateFileError, StateHeader, FORMAT_VERSION, HOST_VERSION};
+pub use trial::TrialError;
+
+use crate::files;
 use crate::plugin_host::PluginHost;
 use crate::rom::{RomError, RomImage};
 use jewelbot_plugin::{Buttons, Machine, MachineError, Plugin, Ram, RomIdentity, RAM_SIZE};
+use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use tetanes_core::debug::{Access, Breakpoint};
 use tetanes_core::input::JoypadBtn;
@@ -32,6 +40,12 @@ pub enum SessionError {
     Jammed { pc: u16 },
     #[error("save state: {0}")]
     State(String),
+    #[error("save state refused: {0}")]
+    StateRefused(#[from] StateFileError),
+    #[error("save state refused: {0}")]
+    StateDoesNotRun(#[from] TrialError),
+    #[error(transparent)]
+    File(#[from] files::FileError),
 }
 
 /// Settings a frontend chooses when it opens a session.
@@ -133,10 +147,12 @@ impl Session {
         self.set_pad(buttons);
         self.last_buttons = buttons;
         self.apply_ram_edits(self.frame + 1);
-        let _clocked: Clocked = self
-            .deck
-            .clock_frame()
-            .map_err(|e| SessionError::Emulation(e.to_string()))?;
+        // A core that panics (a forged state can hold anything) stops emulation with a
+        // message instead of taking the program down; a reset, power cycle or state load
+        // recovers.
+        let clocked = panic::catch_unwind(AssertUnwindSafe(|| self.deck.clock_frame()))
+            .map_err(|_| SessionError::Emulation("the emulator core panicked".into()))?;
+        let _clocked: Clocked = clocked.map_err(|e| SessionError::Emulation(e.to_string()))?;
         self.frame += 1;
         // Frozen bytes hold their value at the frame's end too, where plug-ins read RAM.
         self.apply_ram_edits(0);
@@ -325,44 +341,47 @@ impl Session {
         self.plugins.reset();
     }
 
-    /// The whole console state, in memory.
+    /// The whole console state as a state file's bytes: a header naming this host and ROM,
+    /// then the core's state (`state_file`).
     pub fn save_state(&self) -> Result<Vec<u8>, SessionError> {
         let state_err = |e: tetanes_core::control_deck::Error| SessionError::State(e.to_string());
-        let mut state = vec![0; self.deck.serialized_state_len().map_err(state_err)?];
+        let mut payload = vec![0; self.deck.serialized_state_len().map_err(state_err)?];
         let len = self
             .deck
-            .serialize_state_into(&mut state)
+            .serialize_state_into(&mut payload)
             .map_err(state_err)?;
-        state.truncate(len);
-        state.extend_from_slice(&self.frame.to_le_bytes());
-        Ok(state)
+        payload.truncate(len);
+        let header = StateHeader {
+            host_version: HOST_VERSION.to_owned(),
+            rom_sha1: self.rom.prg_chr_sha1.clone(),
+            frame: self.frame,
+        };
+        Ok(state_file::encode(&header, &payload))
     }
 
-    /// Restores a state from [`Session::save_state`].
+    /// Restores a state from [`Session::save_state`]. The bytes are checked (format, host
+    /// version, ROM, checksum) and the state is tried on a copy of the console before it
+    /// replaces this one: on any error the running console is exactly as it was.
     pub fn load_state(&mut self, state: &[u8]) -> Result<(), SessionError> {
-        let split = state
-            .len()
-            .checked_sub(8)
-            .ok_or_else(|| SessionError::State("state is too short".into()))?;
-        let (console, frame) = state.split_at(split);
-        self.deck
-            .deserialize_state(console)
-            .map_err(|e| SessionError::State(e.to_string()))?;
-        self.frame = u64::from_le_bytes(frame.try_into().unwrap_or_default());
+        let (header, payload) = state_file::decode(state, &self.rom.prg_chr_sha1)?;
+        let restored = trial::restore_on_copy(&self.deck, payload)?;
+        self.deck = restored;
+        self.frame = header.frame;
         self.after_discontinuity();
         Ok(())
     }
 
-    /// Writes the state to `path` (never the ROM's own path).
+    /// Writes the state to `path`, replacing a state there only whole (a failed write keeps
+    /// the old one). Never the ROM's own path: states are named by the caller.
     pub fn save_state_file(&self, path: &Path) -> Result<(), SessionError> {
         let state = self.save_state()?;
-        std::fs::write(path, state)
-            .map_err(|e| SessionError::State(format!("writing {}: {e}", path.display())))
+        files::write_file(path, &state, true)?;
+        Ok(())
     }
 
+    /// Loads a state file; only a regular file of a plausible size is opened.
     pub fn load_state_file(&mut self, path: &Path) -> Result<(), SessionError> {
-        let state = std::fs::read(path)
-            .map_err(|e| SessionError::State(format!("reading {}: {e}", path.display())))?;
+        let state = files::read_regular(path, "save state", state_file::MAX_FILE_LEN)?;
         self.load_state(&state)
     }
 }
@@ -397,8 +416,28 @@ fn load(deck: &mut ControlDeck, rom: &RomImage, ines: &[u8]) -> Result<(), RomEr
                     hint: String::new(),
                 }
             }
+            tetanes_core::control_deck::Error::Cart(tetanes_core::cart::Error::InvalidHeader {
+                byte,
+                value,
+                ..
+            }) => RomError::Emulator(format!(
+                "header byte {byte} ({}) holds ${value:02X}",
+                header_field(byte)
+            )),
             other => RomError::Emulator(other.to_string()),
         })
+}
+
+/// What an iNES header byte holds, for the core's messages that give only its number.
+fn header_field(byte: u8) -> &'static str {
+    match byte {
+        4 => "PRG ROM size",
+        5 => "CHR ROM size",
+        6 => "mapper low nibble and flags",
+        7 => "mapper high nibble and format",
+        8 => "PRG RAM size",
+        _ => "header",
+    }
 }
 
 impl Machine for Session {

@@ -222,3 +222,130 @@ fn rom_info_reports_hashes_and_normalisation() {
     ]);
     assert_eq!(code, 0, "{stderr}");
 }
+
+/// A NES 2.0 header for the tiny ROM's data with `edit` applied to the header.
+fn nes2(edit: impl FnOnce(&mut [u8])) -> Vec<u8> {
+    let mut rom = common::tiny_rom();
+    rom[7] = 0x08;
+    edit(&mut rom[..16]);
+    rom
+}
+
+#[test]
+fn sizes_the_emulator_would_wrap_are_refused_naming_the_field() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // 256 CHR banks (2 MiB): an iNES 1.0 byte would hold 0. Before, it loaded with no CHR.
+    let mut rom = nes2(|h| {
+        h[5] = 0x00;
+        h[9] = 0x10;
+    });
+    rom.resize(16 + 0x4000 + 256 * 0x2000, 0);
+    assert_refused(
+        &write(dir.path(), "chr256.nes", &rom),
+        "CHR ROM size in 8 KiB banks is 256",
+    );
+    // 256 PRG banks (4 MiB).
+    let mut rom = nes2(|h| {
+        h[4] = 0x00;
+        h[5] = 0x00;
+        h[9] = 0x01;
+    });
+    rom.truncate(16);
+    rom.resize(16 + 256 * 0x4000, 0);
+    assert_refused(
+        &write(dir.path(), "prg256.nes", &rom),
+        "PRG ROM size in 16 KiB banks is 256",
+    );
+    // Mapper 259: the low byte would make it mapper 3.
+    let rom = nes2(|h| {
+        h[6] = (h[6] & 0x0F) | 0x30;
+        h[8] = 0x01;
+    });
+    assert_refused(&write(dir.path(), "m259.nes", &rom), "mapper number is 259");
+    // 32 KiB of CHR RAM would get 8.
+    let rom = nes2(|h| h[11] = 0x09);
+    assert_refused(
+        &write(dir.path(), "chrram.nes", &rom),
+        "CHR RAM size in bytes is 32768",
+    );
+    // CHR of 2^10 bytes in exponent form: not whole 8 KiB banks.
+    let mut rom = nes2(|h| {
+        h[5] = 10 << 2;
+        h[9] = 0xF0;
+    });
+    rom.truncate(16 + 0x4000 + 1024);
+    assert_refused(
+        &write(dir.path(), "chr1k.nes", &rom),
+        "CHR ROM of 1024 bytes",
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_device_is_refused_without_waiting() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("rom.nes");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        // Before, `rom-info` opened it and waited forever for a writer.
+        assert_refused(&fifo, "is a FIFO (named pipe), not a ROM file");
+    }
+    assert_refused(
+        Path::new("/dev/null"),
+        "is a character device, not a ROM file",
+    );
+}
+
+mod mutated {
+    use super::common;
+    use jewelbot::rom::{Header, RomImage, HEADER_LEN};
+    use jewelbot::session::{Session, SessionConfig};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Header bytes, data bytes and the length changed: never a panic; a ROM that is
+        /// accepted is handed to the emulator as exactly what its header declares, and runs
+        /// or stops with an error.
+        #[test]
+        fn mutated_roms_are_refused_or_loaded_as_declared(
+            header in proptest::collection::vec((4usize..16, any::<u8>()), 0..4),
+            nes2 in any::<bool>(),
+            bytes in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..16),
+            len in proptest::option::of(0usize..40_000),
+        ) {
+            let mut rom = common::tiny_rom();
+            if nes2 {
+                rom[7] |= 0x08;
+            }
+            for (at, value) in header {
+                rom[at] = value;
+            }
+            for (at, value) in bytes {
+                let at = at.index(rom.len());
+                rom[at] = value;
+            }
+            if let Some(len) = len {
+                rom.resize(len, 0xEA);
+            }
+            let Ok(image) = RomImage::from_bytes("fuzz.nes", &rom) else {
+                return Ok(());
+            };
+            let ines = image.to_ines().expect("an accepted ROM converts");
+            let declared = Header::parse(&ines).expect("its own header parses");
+            let prg_len = image.prg.len().max(16 * 1024);
+            prop_assert_eq!(declared.prg_len, prg_len);
+            prop_assert_eq!(declared.chr_len, image.chr.len());
+            prop_assert_eq!(declared.mapper, image.header.mapper);
+            prop_assert_eq!(ines.len(), HEADER_LEN + image.trainer.len() + prg_len + image.chr.len());
+            if let Ok(mut session) = Session::new(image, Vec::new(), SessionConfig::default()) {
+                for _ in 0..12 {
+                    if session.run_frame().is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -451,13 +451,24 @@ impl App {
                 std::fs::create_dir_all(dir)
                     .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
             }
+            // The slot's earlier state is replaced only once the new one is written whole.
+            let replaced = path.exists();
             self.session
                 .save_state_file(&path)
                 .map_err(|e| e.to_string())?;
-            Ok(path)
+            Ok((path, replaced))
         });
         match result {
-            Ok(path) => self.say(format!("saved slot {} to {}", self.slot, path.display())),
+            Ok((path, replaced)) => self.say(format!(
+                "saved slot {} to {}{}",
+                self.slot,
+                path.display(),
+                if replaced {
+                    " (replacing its earlier state)"
+                } else {
+                    ""
+                }
+            )),
             Err(error) => self.say(format!("cannot save: {error}")),
         }
     }
@@ -475,7 +486,8 @@ impl App {
                 self.after_jump();
                 self.say(format!("loaded slot {}", self.slot));
             }
-            Err(error) => self.say(format!("cannot load slot {}: {error}", self.slot)),
+            // Refused before the console was touched: the game goes on as it was.
+            Err(error) => self.say(format!("slot {} not loaded: {error}", self.slot)),
         }
     }
 

@@ -108,7 +108,7 @@ impl Snapshot {
                         name,
                         ..SlotView::default()
                     },
-                    SlotState::Disabled(reason) => SlotView {
+                    SlotState::Disabled(reason) | SlotState::Restarting(reason) => SlotView {
                         notice: Some(reason.clone()),
                         name,
                         ..SlotView::default()

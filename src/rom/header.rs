@@ -7,6 +7,11 @@ pub const TRAINER_LEN: usize = 512;
 pub const MAGIC: &[u8; 4] = b"NES\x1a";
 const PRG_UNIT: usize = 16 * 1024;
 const CHR_UNIT: usize = 8 * 1024;
+/// The most work RAM and CHR RAM the emulator gives a cartridge from an iNES 1.0 header, which
+/// is what it is handed: a NES 2.0 header asking for more would silently get less.
+const MAX_RAM_LEN: usize = 8 * 1024;
+/// Mapper numbers an iNES 1.0 header can carry.
+const MAX_INES_MAPPER: u16 = 255;
 
 /// Which header format the file uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,6 +79,16 @@ impl Header {
         if prg_len == 0 {
             return Err(RomError::NoPrg);
         }
+        if mapper > MAX_INES_MAPPER {
+            return Err(RomError::FieldTooLarge {
+                field: "mapper number",
+                value: usize::from(mapper),
+                max: usize::from(MAX_INES_MAPPER),
+            });
+        }
+        if nes2 {
+            check_nes2_ram(raw[10], raw[11])?;
+        }
         Ok(Self {
             format,
             mapper,
@@ -113,6 +128,27 @@ impl Header {
         raw[7] = self.mapper as u8 & 0xF0;
         raw
     }
+}
+
+/// NES 2.0 RAM sizes (`64 << shift` bytes, 0 for none) that fit what the emulator gives.
+fn check_nes2_ram(prg_ram: u8, chr_ram: u8) -> Result<(), RomError> {
+    let fields = [
+        ("PRG RAM size in bytes", prg_ram & 0x0F),
+        ("PRG NVRAM size in bytes", prg_ram >> 4),
+        ("CHR RAM size in bytes", chr_ram & 0x0F),
+        ("CHR NVRAM size in bytes", chr_ram >> 4),
+    ];
+    for (field, shift) in fields {
+        let len = if shift == 0 { 0 } else { 64usize << shift };
+        if len > MAX_RAM_LEN {
+            return Err(RomError::FieldTooLarge {
+                field,
+                value: len,
+                max: MAX_RAM_LEN,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// NES 2.0 sizes: a 12-bit unit count, or `2^E * (2M+1)` bytes when the high nibble is $F.

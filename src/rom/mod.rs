@@ -5,9 +5,8 @@ mod header;
 
 pub use header::{Header, HeaderFormat, HEADER_LEN};
 
+use crate::files::{self, FileError};
 use sha1::{Digest, Sha1};
-use std::fs;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// Larger than any NES cartridge ever made; anything bigger is not a ROM.
@@ -15,6 +14,7 @@ pub const MAX_ROM_LEN: u64 = 8 * 1024 * 1024;
 /// Some old dumps carry a 128-byte title block after the CHR data.
 const TITLE_BLOCK_LEN: usize = 128;
 const PRG_BANK: usize = 16 * 1024;
+const CHR_BANK: usize = 8 * 1024;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RomError {
@@ -22,6 +22,8 @@ pub enum RomError {
     NotFound(PathBuf),
     #[error("{0} is a directory, not a ROM file")]
     IsDirectory(PathBuf),
+    #[error("{} is {kind}, not a ROM file", path.display())]
+    NotRegular { path: PathBuf, kind: &'static str },
     #[error("could not read {path}: {source}")]
     Io {
         path: PathBuf,
@@ -49,6 +51,14 @@ pub enum RomError {
     TrailingData { extra: usize, declared: usize },
     #[error("PRG ROM of {len} bytes cannot be mapped (not a power of two below 16 KiB or a multiple of 16 KiB)")]
     OddPrgSize { len: usize },
+    #[error("CHR ROM of {len} bytes cannot be mapped (not a multiple of 8 KiB)")]
+    OddChrSize { len: usize },
+    #[error("the header's {field} is {value}, more than the emulator takes ({max} at most)")]
+    FieldTooLarge {
+        field: &'static str,
+        value: usize,
+        max: usize,
+    },
     #[error("mapper {mapper} is not supported by the emulator{hint}")]
     UnsupportedMapper { mapper: u16, hint: String },
     #[error("the emulator rejected the ROM: {0}")]
@@ -79,29 +89,23 @@ pub struct RomImage {
 }
 
 impl RomImage {
-    /// Reads and checks a ROM file. The file is opened read-only and never written.
+    /// Reads and checks a ROM file. Only a regular file is opened, read-only, and never written.
     pub fn from_path(path: &Path) -> Result<Self, RomError> {
-        let io = |source| RomError::Io {
-            path: path.to_owned(),
-            source,
-        };
-        let meta = fs::metadata(path).map_err(|source| match source.kind() {
-            std::io::ErrorKind::NotFound => RomError::NotFound(path.to_owned()),
-            _ => io(source),
+        let bytes = files::read_regular(path, "ROM", MAX_ROM_LEN).map_err(|error| match error {
+            FileError::NotFound { path, .. } => RomError::NotFound(path),
+            FileError::NotRegular {
+                path,
+                kind: "a directory",
+                ..
+            } => RomError::IsDirectory(path),
+            FileError::NotRegular { path, kind, .. } => RomError::NotRegular { path, kind },
+            FileError::TooLarge { len, .. } => RomError::TooLarge { len },
+            FileError::Io { path, source, .. } => RomError::Io { path, source },
+            FileError::Exists { path } => RomError::Io {
+                path,
+                source: std::io::ErrorKind::AlreadyExists.into(),
+            },
         })?;
-        if meta.is_dir() {
-            return Err(RomError::IsDirectory(path.to_owned()));
-        }
-        if meta.len() > MAX_ROM_LEN {
-            return Err(RomError::TooLarge { len: meta.len() });
-        }
-        let mut bytes = Vec::new();
-        // Bounded read: a file that grows while being read still cannot exhaust memory.
-        fs::File::open(path)
-            .map_err(io)?
-            .take(MAX_ROM_LEN + 1)
-            .read_to_end(&mut bytes)
-            .map_err(io)?;
         let name = path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
@@ -156,6 +160,7 @@ impl RomImage {
         if header.format == HeaderFormat::Nes2 {
             normalisation.push("rewrote the NES 2.0 header as iNES 1.0".to_owned());
         }
+        loadable_chr_len(chr.len())?;
         if loadable_prg_len(prg.len())? != prg.len() {
             normalisation.push(format!(
                 "mirrored the {} KiB PRG bank to 16 KiB",
@@ -180,6 +185,7 @@ impl RomImage {
     /// mirrored to fill it, as the cartridge's address decoding does.
     pub fn to_ines(&self) -> Result<Vec<u8>, RomError> {
         let prg_len = loadable_prg_len(self.prg.len())?;
+        loadable_chr_len(self.chr.len())?;
         let mut out =
             Vec::with_capacity(HEADER_LEN + self.trainer.len() + prg_len + self.chr.len());
         out.extend_from_slice(&self.header.to_ines(prg_len, self.chr.len()));
@@ -192,14 +198,40 @@ impl RomImage {
     }
 }
 
+/// Banks of each kind an iNES 1.0 header can declare: the emulator is given one, so a larger
+/// count would wrap.
+const MAX_INES_BANKS: usize = 255;
+
 fn loadable_prg_len(len: usize) -> Result<usize, RomError> {
-    if len.is_multiple_of(PRG_BANK) && len / PRG_BANK <= 255 {
+    if len.is_multiple_of(PRG_BANK) {
+        if len / PRG_BANK > MAX_INES_BANKS {
+            return Err(RomError::FieldTooLarge {
+                field: "PRG ROM size in 16 KiB banks",
+                value: len / PRG_BANK,
+                max: MAX_INES_BANKS,
+            });
+        }
         Ok(len)
     } else if len < PRG_BANK && len.is_power_of_two() {
         Ok(PRG_BANK)
     } else {
         Err(RomError::OddPrgSize { len })
     }
+}
+
+/// CHR ROM goes to the emulator in whole 8 KiB banks, at most 255 of them.
+fn loadable_chr_len(len: usize) -> Result<usize, RomError> {
+    if !len.is_multiple_of(CHR_BANK) {
+        return Err(RomError::OddChrSize { len });
+    }
+    if len / CHR_BANK > MAX_INES_BANKS {
+        return Err(RomError::FieldTooLarge {
+            field: "CHR ROM size in 8 KiB banks",
+            value: len / CHR_BANK,
+            max: MAX_INES_BANKS,
+        });
+    }
+    Ok(len)
 }
 
 fn hex(bytes: &[u8]) -> String {

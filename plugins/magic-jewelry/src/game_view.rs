@@ -327,7 +327,12 @@ impl Raw {
             && cells[drawn..].iter().all(|&c| c == EMPTY)
     }
 
+    /// The three cells ending at row `y` of column `x`; empty when (x, y) is outside the
+    /// playfield, as RAM may say anything.
     fn cells_at(&self, x: u8, y: u8) -> Jewels {
+        if usize::from(x) >= COLUMNS || usize::from(y) >= VISIBLE_ROWS {
+            return [EMPTY; 3];
+        }
         let y = y as i8;
         [y - 2, y - 1, y].map(|row| self.grid.get(row, usize::from(x)))
     }
@@ -655,6 +660,28 @@ mod tests {
         let view = GameView::decode(&ram).expect("consistent");
         assert_eq!(view.phase, Phase::Spawning);
         assert!(!view.board.hidden_rows_occupied());
+    }
+
+    #[test]
+    fn a_column_row_past_127_is_outside_not_an_overflow() {
+        // The torn-spawn check read the cells at ($56, $57) before checking the row: rows
+        // from $80 overflowed the row arithmetic in an overflow-checked build.
+        for y in [13, 0x7F, 0x80, 0x81, 0xFF] {
+            let mut ram = playing_ram();
+            ram[map::COLUMN_X as usize] = crate::engine::SPAWN_X;
+            ram[map::COLUMN_Y as usize] = y;
+            let problems = GameView::decode(&ram).expect_err("out of range").problems;
+            assert!(
+                problems.iter().any(|p| matches!(
+                    p,
+                    Problem::OutOfRange {
+                        label: "column y",
+                        ..
+                    }
+                )),
+                "{problems:?}"
+            );
+        }
     }
 
     #[test]

@@ -85,8 +85,15 @@ pub const HIDDEN_ROWS: usize = 2;
 pub const ROWS: usize = VISIBLE_ROWS + HIDDEN_ROWS;
 
 /// Address of cell (row, column), rows -2..=12 and columns 0..=5.
+///
+/// Wrapping arithmetic: a row or column read from RAM may be anything, and an address outside
+/// the playfield reads as any other byte of RAM ([`byte`] wraps), never a panic.
 pub const fn cell_address(row: i8, column: u8) -> u16 {
-    PLAYFIELD + PLAYFIELD_STRIDE * (row as i16 + HIDDEN_ROWS as i16) as u16 + column as u16 + 1
+    let row_offset = (row as i16).wrapping_add(HIDDEN_ROWS as i16) as u16;
+    PLAYFIELD
+        .wrapping_add(PLAYFIELD_STRIDE.wrapping_mul(row_offset))
+        .wrapping_add(column as u16)
+        .wrapping_add(1)
 }
 
 /// How a field's bytes are meant.
@@ -325,10 +332,14 @@ pub fn byte(ram: &Ram, address: u16) -> u8 {
 }
 
 /// Reads a little-endian decimal counter; `None` when a byte is not a digit.
+/// `None` too when the counter does not fit a `u32` (more than 9 digits).
 pub fn decimal(ram: &Ram, address: u16, digits: u16) -> Option<u32> {
     (0..digits).rev().try_fold(0u32, |value, i| {
-        let digit = byte(ram, address + i);
-        (digit <= 9).then(|| value * 10 + u32::from(digit))
+        let digit = byte(ram, address.wrapping_add(i));
+        if digit > 9 {
+            return None;
+        }
+        value.checked_mul(10)?.checked_add(u32::from(digit))
     })
 }
 
@@ -365,6 +376,20 @@ mod tests {
         assert_eq!(decimal(&ram, SCORE, COUNTER_DIGITS), None);
         assert_eq!(decimal_bytes(1234, 4), vec![4, 3, 2, 1]);
         assert_eq!(decimal_bytes(98765, 4), vec![5, 6, 7, 8]);
+    }
+
+    #[test]
+    fn any_row_column_or_width_reads_without_overflow() {
+        // Rows and columns as RAM may give them, and counters wider than a u32 holds.
+        for row in i8::MIN..=i8::MAX {
+            for column in [0, 5, 6, 0x7F, 0xFF] {
+                let _ = cell_address(row, column);
+            }
+        }
+        let ram = [9u8; 0x800];
+        assert_eq!(decimal(&ram, SCORE, 9), Some(999_999_999));
+        assert_eq!(decimal(&ram, SCORE, 10), None);
+        assert_eq!(decimal(&ram, u16::MAX, 4), Some(9999));
     }
 
     #[test]

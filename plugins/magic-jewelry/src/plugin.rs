@@ -200,6 +200,11 @@ impl Plugin for MagicJewelryPlugin {
                     "" | BUILT_IN => None,
                     path => {
                         let path = PathBuf::from(path);
+                        // Refused before it is opened: a FIFO or a device would block or
+                        // never end.
+                        engine::eval::weights::check_evaluation_file(&path).map_err(|e| {
+                            format!("cannot read evaluation file {}: {e}", path.display())
+                        })?;
                         let (evaluator, _) =
                             engine::load_evaluator(&path).map_err(|e| e.to_string())?;
                         Some((path, evaluator))
@@ -428,6 +433,116 @@ mod tests {
         plugin.on_frame(&mut ctx);
         assert!(pokes.is_empty(), "the player never writes the game's RAM");
         buttons
+    }
+
+    /// Frames of the real game's RAM (`traces/`), every one of two traces that together show
+    /// every state of the game: controls, clears, the wild column, level changes, game overs.
+    fn real_frames() -> &'static [Ram] {
+        use std::io::Read;
+        static FRAMES: std::sync::OnceLock<Vec<Ram>> = std::sync::OnceLock::new();
+        FRAMES.get_or_init(|| {
+            let mut frames = Vec::new();
+            for name in ["start-and-controls", "wild-and-levels", "game-over-restart"] {
+                let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("traces")
+                    .join(format!("{name}.trace.gz"));
+                let mut text = String::new();
+                flate2::read::GzDecoder::new(std::fs::File::open(path).expect("a trace"))
+                    .read_to_string(&mut text)
+                    .expect("gzip text");
+                let trace = jewelbot_plugin::Trace::parse(&text).expect("a valid trace");
+                let mut replay = trace.replay();
+                while let Some((_, ram)) = replay.next() {
+                    frames.push(*ram);
+                }
+            }
+            frames
+        })
+    }
+
+    /// Values at the edges of what the game holds, where decoders and arithmetic break.
+    const EDGES: [u8; 9] = [0, 1, 6, 7, 8, 9, 10, 0x80, 0xFF];
+
+    /// Every real frame with the column mixed wild and coloured, the timers and speeds at
+    /// their edges, and a counter digit over 9, frame after frame through the whole plug-in:
+    /// no panic (an overflow-checked build), and no press on a frame the decoder refuses.
+    #[test]
+    fn edge_values_in_every_real_frame_never_panic_the_plug_in() {
+        const MIXES: [[u8; 3]; 6] = [
+            [WILD_, 1, 2],
+            [3, WILD_, WILD_],
+            [map::WILD_LANDED, WILD_, 4],
+            [WILD_, WILD_, map::WILD_LANDED],
+            [0, WILD_, 0],
+            [map::WILD_LANDED; 3],
+        ];
+        const WILD_: u8 = crate::engine::WILD;
+        let frames = real_frames();
+        let mut plugin = attached();
+        plugin.set_option("mode", "fast").expect("a mode");
+        for (n, base) in frames.iter().enumerate() {
+            let mut ram = *base;
+            let edge = EDGES[n % EDGES.len()];
+            match n % 6 {
+                0 => ram[map::CURRENT_COLUMN as usize..][..3]
+                    .copy_from_slice(&MIXES[n / 6 % MIXES.len()]),
+                1 => ram[map::FALL_TIMER as usize] = 0xFF,
+                2 => {
+                    ram[map::SPEED_IN_FORCE as usize] = edge;
+                    ram[map::FALL_SPEED as usize] = edge;
+                }
+                3 => ram[(map::SCORE + (n as u16 / 6) % 8) as usize] = 10 + (n / 6 % 246) as u8,
+                4 => {
+                    ram[map::COLUMN_Y as usize] = edge;
+                    ram[map::COLUMN_X as usize] = EDGES[(n / 6) % EDGES.len()];
+                }
+                _ => ram[map::NEXT_COLUMN as usize + n % 3] = edge,
+            }
+            let buttons = frame(&mut plugin, n as u64, &ram);
+            if GameView::decode(&ram).is_err() {
+                assert!(buttons.is_empty(), "frame {n}: pressed {buttons:?}");
+            }
+            let _ = plugin.inspect(&ram);
+        }
+        let _ = plugin.stats();
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+
+        /// Runs of real frames with bytes changed, some held over the run and some on one frame,
+        /// through the whole plug-in with every strategy: never a panic.
+        #[test]
+        fn real_frames_with_bytes_changed_never_panic_the_plug_in(
+            start in any::<prop::sample::Index>(),
+            count in 1usize..24,
+            strategy in prop::sample::select(vec!["simple", "smart", "deep", "deep:2:2"]),
+            fast in any::<bool>(),
+            held in proptest::collection::vec((0u16..0x100, prop::sample::select(EDGES.to_vec())), 0..4),
+            once in proptest::collection::vec(
+                (0usize..24, prop_oneof![0u16..0x100, 0x380u16..0x3F8], any::<u8>()), 0..8),
+        ) {
+            let frames = real_frames();
+            let start = start.index(frames.len());
+            let mut plugin = attached();
+            plugin.set_option("strategy", strategy).expect("a strategy");
+            plugin.set_option("mode", if fast { "fast" } else { "normal" }).expect("a mode");
+            for (k, base) in frames[start..].iter().take(count).enumerate() {
+                let mut ram = *base;
+                for &(address, value) in &held {
+                    ram[usize::from(address)] = value;
+                }
+                for &(_, address, value) in once.iter().filter(|(at, _, _)| *at == k) {
+                    ram[usize::from(address)] = value;
+                }
+                let buttons = frame(&mut plugin, k as u64, &ram);
+                if GameView::decode(&ram).is_err() {
+                    prop_assert!(buttons.is_empty());
+                }
+                let _ = plugin.inspect(&ram);
+            }
+            let _ = plugin.stats();
+        }
     }
 
     proptest! {

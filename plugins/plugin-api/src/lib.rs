@@ -24,7 +24,7 @@ pub mod trace;
 pub use buttons::Buttons;
 pub use inspect::{Field, Inspection, Panel};
 pub use machine::{Machine, MachineError};
-pub use plugin::{FrameContext, Plugin, PluginOption, Recording, Stat, StatValue};
+pub use plugin::{FrameContext, NumberRange, Plugin, PluginOption, Recording, Stat, StatValue};
 pub use rom::RomIdentity;
 pub use script::{Script, ScriptError, ScriptRunner};
 pub use status::{Mark, Rgba, Status};

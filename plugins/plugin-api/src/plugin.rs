@@ -2,8 +2,11 @@ use crate::{Buttons, Inspection, Ram, RomIdentity, Status};
 
 /// An in-process plug-in, called by the host once per rendered frame.
 ///
-/// The host catches panics: a plug-in that panics is disabled with a message and the emulator
-/// keeps running.
+/// The host catches panics: the frame's buttons and RAM writes of a plug-in that panics are
+/// dropped, and at the next frame it is told of a reset ([`Plugin::on_reset`]) and called again;
+/// one that keeps panicking is switched off with a message. A call of [`Plugin::on_frame`] that
+/// takes longer than the host's stall limit has its frame's output dropped (its buttons
+/// released). The emulator keeps running either way.
 pub trait Plugin: Send {
     /// A short name for messages and menus.
     fn name(&self) -> &str;
@@ -91,6 +94,51 @@ pub struct PluginOption {
     pub value_name: String,
     /// A letter key of the window that steps through [`PluginOption::choices`].
     pub key: Option<char>,
+    /// For a numeric option, the numbers it accepts; the host refuses others when it parses
+    /// its command line, before the plug-in sees them.
+    pub range: Option<NumberRange>,
+}
+
+/// The numbers a numeric option accepts: finite, from `min` to `max` inclusive, whole numbers
+/// only when `integer`. NaN and the infinities are never accepted.
+#[derive(Debug, Clone, Copy)]
+pub struct NumberRange {
+    /// The smallest value accepted.
+    pub min: f64,
+    /// The largest value accepted.
+    pub max: f64,
+    /// Whole numbers only.
+    pub integer: bool,
+}
+
+impl PartialEq for NumberRange {
+    fn eq(&self, other: &Self) -> bool {
+        self.min.to_bits() == other.min.to_bits()
+            && self.max.to_bits() == other.max.to_bits()
+            && self.integer == other.integer
+    }
+}
+
+impl Eq for NumberRange {}
+
+impl NumberRange {
+    /// Checks a value's text: `Err` says what is wrong, in words for a command line.
+    pub fn check(&self, text: &str) -> Result<f64, String> {
+        let value: f64 = text
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{text}` is not a number"))?;
+        if !value.is_finite() {
+            return Err(format!("`{text}` is not a finite number"));
+        }
+        if self.integer && value.fract() != 0.0 {
+            return Err(format!("`{text}` is not a whole number"));
+        }
+        if value < self.min || value > self.max {
+            return Err(format!("{value} is outside {} to {}", self.min, self.max));
+        }
+        Ok(value)
+    }
 }
 
 impl PluginOption {
@@ -103,6 +151,7 @@ impl PluginOption {
             choices: choices.iter().map(|&c| c.to_owned()).collect(),
             value_name: name.to_uppercase(),
             key: None,
+            range: None,
         }
     }
 
@@ -115,7 +164,32 @@ impl PluginOption {
             choices: Vec::new(),
             value_name: value_name.to_owned(),
             key: None,
+            range: None,
         }
+    }
+
+    /// A numeric option: the host refuses, when it parses its command line, any value that is
+    /// not a finite number within `range`.
+    pub fn number(name: &str, help: &str, value: &str, range: NumberRange) -> Self {
+        Self {
+            range: Some(range),
+            ..Self::text(name, help, value, "N")
+        }
+    }
+
+    /// Checks a value before it is offered to the plug-in: one of the choices when there are
+    /// choices, a number in range for a numeric option; `Err` says what is wrong.
+    pub fn check(&self, value: &str) -> Result<(), String> {
+        if !self.choices.is_empty() && !self.choices.iter().any(|c| c == value) {
+            return Err(format!(
+                "`{value}` is not one of {}",
+                self.choices.join(", ")
+            ));
+        }
+        if let Some(range) = &self.range {
+            range.check(value)?;
+        }
+        Ok(())
     }
 
     /// The same option, stepped through by a letter key in the window.
@@ -239,5 +313,39 @@ impl<'a> FrameContext<'a> {
     /// Status lines and overlay marks; they persist until the plug-in changes them.
     pub fn status(&mut self) -> &mut Status {
         self.status
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numeric_options_refuse_nan_infinities_and_out_of_range_values() {
+        let speed = PluginOption::number(
+            "speed",
+            "frames a press",
+            "2",
+            NumberRange {
+                min: 1.0,
+                max: 60.0,
+                integer: true,
+            },
+        );
+        for bad in [
+            "NaN", "nan", "inf", "-inf", "infinity", "1e999", "0", "61", "1.5", "", "x",
+        ] {
+            assert!(speed.check(bad).is_err(), "{bad} accepted");
+        }
+        for good in ["1", "60", "2", " 7 "] {
+            assert_eq!(speed.check(good), Ok(()), "{good}");
+        }
+        let choice = PluginOption::choice("mode", "how", "normal", &["normal", "fast"]);
+        assert!(choice.check("warp").is_err());
+        assert_eq!(choice.check("fast"), Ok(()));
+        assert_eq!(
+            PluginOption::text("file", "a file", "", "FILE").check("x"),
+            Ok(())
+        );
     }
 }

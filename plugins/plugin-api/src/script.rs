@@ -104,9 +104,12 @@ impl Script {
             }
             let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
             let args: Vec<&str> = rest.split_whitespace().collect();
+            // A count of frames: zero would make the command do nothing.
             let number = |text: &str| -> Result<u32, ScriptError> {
                 text.parse()
-                    .map_err(|_| fail(format!("`{text}` is not a frame count")))
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| fail(format!("`{text}` is not a frame count (1 or more)")))
             };
             let command = match (word, args.as_slice()) {
                 ("hold", [frames, buttons]) => Command::Hold {
@@ -293,6 +296,13 @@ mod tests {
             ("poke 10 1ff", 1),
             ("jump 3", 1),
             ("until spawn -", 1),
+            // Counts that are no counts: zero, negative, NaN, infinite, too large.
+            ("hold 0 A", 1),
+            ("until spawn 0 -", 1),
+            ("hold -1 A", 1),
+            ("hold NaN A", 1),
+            ("hold inf A", 1),
+            ("hold 4294967296 A", 1),
         ] {
             assert_eq!(Script::parse(text).unwrap_err().line, line, "{text}");
         }

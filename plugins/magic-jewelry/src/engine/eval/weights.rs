@@ -93,6 +93,49 @@ pub enum WeightsError {
     NotFinite { name: &'static str, value: f64 },
 }
 
+/// Larger than any evaluation file: weights JSON is a few hundred bytes, a value file a few
+/// megabytes at most.
+pub const MAX_EVALUATION_FILE_LEN: u64 = 256 * 1024 * 1024;
+
+/// Reads an evaluation file a user named: only a regular file (a FIFO would block the open, a
+/// device never end), and no more than [`MAX_EVALUATION_FILE_LEN`] bytes.
+pub fn read_evaluation_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, ErrorKind, Read};
+    check_evaluation_file(path)?;
+    let file = std::fs::File::open(path)?;
+    let not_regular = || Error::new(ErrorKind::InvalidInput, "not a regular file");
+    // Asked of the open file too: the name may have been swapped since.
+    if !file.metadata()?.is_file() {
+        return Err(not_regular());
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_EVALUATION_FILE_LEN + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_EVALUATION_FILE_LEN {
+        return Err(Error::new(
+            ErrorKind::InvalidData,
+            format!("more than {MAX_EVALUATION_FILE_LEN} bytes"),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Checks, without opening it, that `path` is a regular file of a plausible size.
+pub fn check_evaluation_file(path: &Path) -> std::io::Result<()> {
+    use std::io::{Error, ErrorKind};
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
+    }
+    if meta.len() > MAX_EVALUATION_FILE_LEN {
+        return Err(Error::new(
+            ErrorKind::InvalidData,
+            format!("more than {MAX_EVALUATION_FILE_LEN} bytes"),
+        ));
+    }
+    Ok(())
+}
+
 impl Weights {
     /// The reference AI's trained weights (percent), with the extra features off.
     pub const PUBLISHED: Self = Self {
@@ -165,9 +208,13 @@ impl Weights {
 
     /// Reads a JSON weights file.
     pub fn load(path: &Path) -> Result<Self, WeightsError> {
-        let text = std::fs::read_to_string(path).map_err(|source| WeightsError::Read {
+        let bytes = read_evaluation_file(path).map_err(|source| WeightsError::Read {
             path: path.display().to_string(),
             source,
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| WeightsError::Read {
+            path: path.display().to_string(),
+            source: std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error()),
         })?;
         Self::from_json(&text).map_err(|e| match e {
             WeightsError::Parse { source, .. } => WeightsError::Parse {
@@ -252,6 +299,17 @@ mod tests {
             ),
             Err(WeightsError::Parse { .. })
         ));
+        let directory = Weights::load(Path::new(env!("CARGO_MANIFEST_DIR")))
+            .expect_err("a directory is not a weights file");
+        assert!(
+            directory.to_string().contains("not a regular file"),
+            "{directory}"
+        );
+        let device = Weights::load(Path::new("/dev/zero")).expect_err("never read to its end");
+        assert!(
+            device.to_string().contains("not a regular file"),
+            "{device}"
+        );
         assert!(matches!(
             Weights::load(Path::new("/nonexistent/weights.json")),
             Err(WeightsError::Read { .. })

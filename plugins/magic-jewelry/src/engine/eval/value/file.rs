@@ -116,9 +116,11 @@ impl ValueNetwork {
 
     /// Reads a value file.
     pub fn load(path: &Path) -> Result<Self, ValueFileError> {
-        let bytes = std::fs::read(path).map_err(|source| ValueFileError::Read {
-            path: path.display().to_string(),
-            source,
+        let bytes = super::super::weights::read_evaluation_file(path).map_err(|source| {
+            ValueFileError::Read {
+                path: path.display().to_string(),
+                source,
+            }
         })?;
         Self::from_bytes(&bytes)
     }
