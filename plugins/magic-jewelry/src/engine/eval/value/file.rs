@@ -3,6 +3,7 @@
 //! the file is small.
 
 use super::{ValueNetwork, ENTRIES};
+use crate::engine::rules::RuleSet;
 use flate2::read::ZlibDecoder;
 use flate2::write::ZlibEncoder;
 use flate2::Compression;
@@ -44,7 +45,16 @@ pub enum ValueFileError {
 const TRAINED: &[u8] = include_bytes!("../../../../weights/learned.jwl");
 
 impl ValueNetwork {
-    /// The committed network, decoded once and shared.
+    /// The committed network trained under `rules`. (None has been trained under the real
+    /// rules yet: both use the reference's.)
+    pub fn trained_for(rules: RuleSet) -> Arc<Self> {
+        match rules {
+            RuleSet::Reference | RuleSet::Real => Self::trained(),
+        }
+    }
+
+    /// The committed network trained under the reference's conditions (`weights/learned.jwl`),
+    /// decoded once and shared.
     pub fn trained() -> Arc<Self> {
         static TRAINED_NETWORK: OnceLock<Arc<ValueNetwork>> = OnceLock::new();
         TRAINED_NETWORK
