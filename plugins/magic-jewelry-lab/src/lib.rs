@@ -143,3 +143,83 @@ pub fn mix_seed(seed: u64, index: u64) -> u64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    /// The lab's subcommands as the binary offers them.
+    #[derive(Debug, Parser)]
+    enum Lab {
+        Sim(sim::Args),
+        Compare(compare::Args),
+        Train(train::Args),
+        Learn(learn::Args),
+        Bench(bench::Args),
+    }
+
+    fn refused(line: &str) -> String {
+        let words = std::iter::once("lab").chain(line.split_whitespace());
+        match Lab::try_parse_from(words) {
+            Ok(parsed) => panic!("{line:?} was accepted: {parsed:?}"),
+            Err(error) => error.to_string(),
+        }
+    }
+
+    #[test]
+    fn command_lines_refuse_bad_input() {
+        for line in [
+            "sim --rules arcade",
+            "compare --rules Real",
+            "train --rules reference2 --out w.json",
+            "learn --rules --out v.jwl",
+        ] {
+            let message = refused(line);
+            assert!(
+                message.contains("possible values: reference, real"),
+                "{message}"
+            );
+        }
+        for line in [
+            "sim --columns 0",
+            "compare --columns 0",
+            "compare --seeds 1",
+            "train --min-columns 0 --out w.json",
+            "learn --columns 0 --out v.jwl",
+            "learn --report-every 0 --out v.jwl",
+            "bench --columns 0",
+            "sim --tap-interval 0",
+        ] {
+            let message = refused(line);
+            assert!(message.contains("is not in"), "{line}: {message}");
+        }
+        // Nothing is written unless --out names it.
+        for line in ["train", "learn"] {
+            assert!(refused(line).contains("--out"), "{line}");
+        }
+        let ok = Lab::try_parse_from(["lab", "sim", "--rules", "reference"]).unwrap();
+        let Lab::Sim(args) = ok else { unreachable!() };
+        assert_eq!(
+            (args.game.rules, args.ai.as_str()),
+            (RuleSet::Reference, PLAYER)
+        );
+    }
+
+    #[test]
+    fn ai_names() {
+        let player = parse_ai(PLAYER, None, RuleSet::Real).unwrap();
+        assert_eq!(player.name, DEFAULT_STRATEGY);
+        assert_eq!(player.source, "built-in value (real)");
+        let reference = parse_ai(REFERENCE, None, RuleSet::Reference).unwrap();
+        assert_eq!(
+            (reference.name.as_str(), reference.weights),
+            ("smart", Some(Weights::PUBLISHED))
+        );
+        let smart = parse_ai("smart", None, RuleSet::Reference).unwrap();
+        assert_eq!(smart.source, "built-in value (reference)");
+        for bad in ["clever", "deep:0:1", "smart@/nonexistent/file.json"] {
+            assert!(parse_ai(bad, None, RuleSet::Real).is_err(), "{bad}");
+        }
+    }
+}
