@@ -135,6 +135,8 @@ struct Replayed {
     /// Locks whose board, counters and columns all matched.
     locks: usize,
     wild_columns: usize,
+    /// Jewels the engine erased without a match (row -2 at a collapse, (3, 0) under a spawn).
+    erased: usize,
     game_overs: usize,
     /// Locks left out because the script poked RAM between the column's spawn and the next.
     poked: usize,
@@ -262,6 +264,7 @@ fn replay(name: &str) -> Replayed {
         if column == Column::WILD {
             result.wild_columns += 1;
         }
+        result.erased += usize::from(resolution.outcome.erased);
         if wrong.is_empty() {
             result.locks += 1;
         } else {
@@ -283,6 +286,8 @@ fn every_lock_of_the_fast_game() {
     // The last of the 531 locks comes as the recording ends.
     assert_eq!((result.locks, result.unfinished, result.poked), (530, 1, 0));
     assert_eq!((result.wild_columns, result.game_overs), (22, 0));
+    // One lock leaves a jewel in row -2 for a collapse to erase.
+    assert_eq!(result.erased, 1);
 }
 
 #[test]
@@ -307,6 +312,7 @@ fn every_lock_of_the_scripted_games() {
         assert!(result.mismatches.is_empty(), "{:#?}", result.mismatches);
         total.locks += result.locks;
         total.wild_columns += result.wild_columns;
+        total.erased += result.erased;
         total.game_overs += result.game_overs;
         total.poked += result.poked;
         total.unfinished += result.unfinished;
@@ -314,6 +320,7 @@ fn every_lock_of_the_scripted_games() {
     let expected = Replayed {
         locks: 16,
         wild_columns: 1,
+        erased: 1,
         game_overs: 1,
         poked: 5,
         unfinished: 0,
