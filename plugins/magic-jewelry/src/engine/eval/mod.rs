@@ -250,5 +250,6 @@ mod tests {
             reference.score(&board),
             Evaluator::score(ValueNetwork::trained().as_ref(), &board)
         );
+        assert_ne!(real.score(&board), reference.score(&board));
     }
 }
