@@ -1,7 +1,8 @@
 //! The game engine: the rules, the evaluation of boards and the search for placements, in three
 //! layers, each using only the ones below it (`docs/architecture.md`):
 //!
-//! 1. [`rules`]: the board, columns, what a lock does, the column generator, a simulated game;
+//! 1. [`rules`]: the board, columns, the rule sets, what a lock does, the game's counters, the
+//!    column generators, a simulated game;
 //! 2. [`eval`]: how good a board is ([`Evaluator`], weighted features, the learned value);
 //! 3. [`search`]: where the buttons can take a column, the input rules, the strategies.
 //!
@@ -38,10 +39,12 @@
 //! - [`RuleSet`]: the rules a game follows, the real game's (the player's) or the reference
 //!   AI's conditions; [`lock`] / [`RuleSet::lock`] lock a column with all consequences and
 //!   report a [`LockOutcome`]; [`Counters`] add the score, the combo counter, the wild column
-//!   and the level ([`Resolution`]); [`Game`] plays a whole game without the emulator.
+//!   and the level ([`Resolution`]); [`GameGenerator`] is the game's own column generator;
+//!   [`Game`] plays a whole game without the emulator.
 //! - [`reachable`]: every lock result the buttons can reach, with the [`Timeline`] to each.
 //! - [`Weights`]: the evaluation weights (JSON), [`Weights::PUBLISHED`] the reference's,
-//!   [`Weights::trained`] the committed ones trained for `deep` (`weights/README.md`).
+//!   [`Weights::trained`] the committed ones trained for `deep` under the reference's
+//!   conditions (`weights/README.md`).
 //! - [`ValueNetwork`]: a board value learned by temporal-difference learning (an n-tuple
 //!   network over colour-relabelled board patterns, [`eval::value`]).
 //! - [`AnyEvaluator`]: what a strategy scores boards with, weights or a learned value
