@@ -15,9 +15,6 @@ pub fn validate(command: &Command) -> anyhow::Result<()> {
     match command {
         Command::Sim(a) => {
             at_least_one("--columns", a.columns)?;
-            at_least_one("--wild-every", u64::from(a.wild_every))?;
-            at_least_one("--fall-speed", u64::from(a.fall_speed))?;
-            at_least_one("--tap-interval", u64::from(a.tap_interval))?;
             threads(a.threads)?;
             strategy_file("--ai", &a.ai)?;
             if let Some(path) = &a.weights {
@@ -36,7 +33,6 @@ pub fn validate(command: &Command) -> anyhow::Result<()> {
             }
             at_least_one("--columns", a.columns)?;
             at_least_one("--seeds", a.seeds)?;
-            at_least_one("--wild-every", u64::from(a.wild_every))?;
             threads(a.threads)?;
         }
         Command::Train(a) => {

@@ -398,9 +398,9 @@ fn invocations(f: &Fixture) -> Vec<Vec<OsString>> {
         ]);
     }
     add(&["sim", "--ai", "nope", "--columns", "10"]);
-    add(&["sim", "--columns", "10", "--fall-speed", "0"]);
+    add(&["sim", "--columns", "10", "--rules", "arcade"]);
     add(&["sim", "--columns", "10", "--tap-interval", "0"]);
-    add(&["sim", "--columns", "10", "--wild", "--wild-every", "0"]);
+    add(&["sim", "--columns", "10", "--rules", ""]);
     add(&["sim", "--columns", "10", "--weights", &p("fifo")]);
     add(&[
         "compare",

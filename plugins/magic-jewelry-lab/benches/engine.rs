@@ -1,10 +1,10 @@
 //! Engine hot paths: lock-and-resolve, placement search, one decision of each strategy, and
-//! the simulator's columns per second.
+//! the simulator's columns per second under each rule set (one core).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use magic_jewelry::engine::{
-    lock, reachable, strategy_by_name, strategy_with, AnyEvaluator, Board, Column, Evaluator,
-    FallState, InputModel, Strategy, ValueNetwork, WeightedFeatures, Weights,
+    reachable, strategy_by_name, strategy_with, AnyEvaluator, Board, Column, Evaluator, FallState,
+    InputModel, RuleSet, Strategy, ValueNetwork, WeightedFeatures, Weights,
 };
 use magic_jewelry_lab::runner::{play, GameConfig};
 use magic_jewelry_lab::stats::Stats;
@@ -42,18 +42,20 @@ fn boards() -> [(&'static str, Board); 3] {
 fn lock_and_resolve(c: &mut Criterion) {
     let chain = Board::from_text("\n..3...\n3355..").expect("bench board");
     let mid = Board::from_text(MID).expect("bench board");
-    c.bench_function("lock/no_match", |b| {
-        b.iter(|| {
-            let mut board = black_box(mid);
-            lock(&mut board, Column::new(1, 1, 2), 5)
+    for rules in RuleSet::ALL {
+        c.bench_function(&format!("lock/{rules}/no_match"), |b| {
+            b.iter(|| {
+                let mut board = black_box(mid);
+                rules.lock(&mut board, Column::new(1, 1, 2), 5)
+            });
         });
-    });
-    c.bench_function("lock/two_step_chain", |b| {
-        b.iter(|| {
-            let mut board = black_box(chain);
-            lock(&mut board, Column::new(1, 2, 5), 4)
+        c.bench_function(&format!("lock/{rules}/two_step_chain"), |b| {
+            b.iter(|| {
+                let mut board = black_box(chain);
+                rules.lock(&mut board, Column::new(1, 2, 5), 4)
+            });
         });
-    });
+    }
 }
 
 /// Scoring one board: weighted features (published: the reference's eight; trained: with the
@@ -122,42 +124,55 @@ fn decisions(c: &mut Criterion) {
     bench_decisions(c, "deep_budgeted/learned", deep.as_mut());
 }
 
+/// Columns per second of the simulator (one thread): `smart` with the published weights (the
+/// reference AI) and with each rule set's own learned value, under each rule set; then the
+/// player (`deep` with the real rules' value, no time budget) in the real game.
 fn simulator(c: &mut Criterion) {
+    const COLUMNS: u64 = 1000;
     let mut group = c.benchmark_group("sim");
     group.sample_size(10);
-    group.throughput(Throughput::Elements(1000));
-    let mut smart = strategy_by_name("smart", &Weights::PUBLISHED).expect("known strategy");
-    group.bench_function("smart_1000_columns", |b| {
-        b.iter(|| {
-            let mut stats = Stats::default();
-            play(
-                smart.as_mut(),
-                7,
-                1000,
-                GameConfig::default(),
-                &mut stats,
-                |_| {},
-            );
-            stats.jewel_sum
-        });
-    });
+    group.throughput(Throughput::Elements(COLUMNS));
+    for rules in RuleSet::ALL {
+        let config = GameConfig {
+            rules,
+            ..GameConfig::default()
+        };
+        let evaluations = [
+            ("published", AnyEvaluator::from(&Weights::PUBLISHED)),
+            ("learned", AnyEvaluator::for_rules(rules)),
+        ];
+        for (evaluation_name, evaluation) in evaluations {
+            let mut smart = strategy_with("smart", evaluation).expect("known strategy");
+            group.bench_function(format!("smart_{evaluation_name}/{rules}"), |b| {
+                b.iter(|| {
+                    let mut stats = Stats::default();
+                    play(smart.as_mut(), 7, COLUMNS, config, &mut stats, |_| {});
+                    stats.jewel_sum
+                });
+            });
+        }
+    }
     let mut deep = strategy_by_name("deep", &Weights::trained()).expect("known strategy");
     deep.set_budget(None);
+    let mut player = strategy_with("deep", AnyEvaluator::default()).expect("known strategy");
+    player.set_budget(None);
     group.throughput(Throughput::Elements(200));
-    group.bench_function("deep_trained_200_columns", |b| {
-        b.iter(|| {
-            let mut stats = Stats::default();
-            play(
-                deep.as_mut(),
-                7,
-                200,
-                GameConfig::default(),
-                &mut stats,
-                |_| {},
-            );
-            stats.jewel_sum
+    for (name, strategy) in [("deep_trained", &mut deep), ("player", &mut player)] {
+        group.bench_function(format!("{name}/real"), |b| {
+            b.iter(|| {
+                let mut stats = Stats::default();
+                play(
+                    strategy.as_mut(),
+                    7,
+                    200,
+                    GameConfig::default(),
+                    &mut stats,
+                    |_| {},
+                );
+                stats.jewel_sum
+            });
         });
-    });
+    }
     group.finish();
 }
 

@@ -1,7 +1,7 @@
 //! What knowing one more column would be worth: `smart` with the learned value (current and
 //! next column known) against the same search with the column after next known too, on the
-//! same seeded sequences. No player can know that column; the gap bounds what a look-ahead
-//! over it could recover.
+//! same seeded sequences, under the reference's conditions. No player can know that column;
+//! the gap bounds what a look-ahead over it could recover.
 //!
 //!     cargo run --release -p magic-jewelry --example third_column -- --seeds 8 --columns 5000
 
@@ -9,9 +9,12 @@ use anyhow::Context;
 use clap::Parser;
 use magic_jewelry::engine::ColumnGenerator;
 use magic_jewelry::engine::{
-    for_each_result, lock, reachable, Board, Column, FallState, InputModel, Smart, Strategy,
+    for_each_result, reachable, Board, Column, FallState, InputModel, RuleSet, Smart, Strategy,
     ValueNetwork, LEVEL0_FALL_SPEED,
 };
+
+/// The conditions the experiment was measured under.
+const RULES: RuleSet = RuleSet::Reference;
 use rayon::prelude::*;
 
 #[derive(Parser)]
@@ -30,7 +33,7 @@ struct Cli {
 /// `smart`'s choice, knowing `current` and `next`: the placement's x and rotations.
 fn smart(net: &ValueNetwork, board: &Board, current: Column, next: Column) -> Option<(u8, u8)> {
     let start = FallState::spawn(LEVEL0_FALL_SPEED);
-    let mut search = Smart::new(net);
+    let mut search = Smart::for_rules(net, RULES);
     let choice = search.choose(board, current, Some(next), start, InputModel::FAST)?;
     Some((choice.x, choice.arrangement))
 }
@@ -40,38 +43,47 @@ fn smart(net: &ValueNetwork, board: &Board, current: Column, next: Column) -> Op
 fn clairvoyant(net: &ValueNetwork, board: &Board, columns: [Column; 3]) -> Option<(u8, u8)> {
     let start = FallState::spawn(LEVEL0_FALL_SPEED);
     let placements = reachable(board, start, InputModel::FAST);
-    let mut search = Smart::new(net);
+    let mut search = Smart::for_rules(net, RULES);
     let mut best: Option<(f64, u8, u8)> = None;
-    for_each_result(board, columns[0], &placements, |p, after, outcome| {
-        if outcome.game_over {
-            return;
-        }
-        let next = Some(columns[2]);
-        let Some(answer) = search.choose(after, columns[1], next, start, InputModel::FAST) else {
-            return;
-        };
-        let score = answer.score - f64::from(after.jewels());
-        if best.is_none_or(|b| score > b.0) {
-            best = Some((score, p.x, p.arrangement));
-        }
-    });
-    best.map(|(_, x, rotations)| (x, rotations))
+    for_each_result(
+        RULES,
+        board,
+        columns[0],
+        &placements,
+        |p, after, outcome| {
+            if outcome.game_over {
+                return;
+            }
+            let next = Some(columns[2]);
+            let Some(answer) = search.choose(after, columns[1], next, start, InputModel::FAST)
+            else {
+                return;
+            };
+            let score = answer.score - f64::from(after.jewels());
+            if best.is_none_or(|b| score > b.0) {
+                best = Some((score, p.x, p.arrangement));
+            }
+        },
+    );
+    best.map(|(_, x, arrangement)| (x, arrangement))
 }
 
 /// Mean jewels on the board after each placement over one sequence, with or without the
 /// column after next known (`None`: game over).
 fn play(net: &ValueNetwork, seed: u64, columns: usize, third_known: bool) -> Option<f64> {
-    let mut generator = ColumnGenerator::new(seed, None);
+    let mut generator = ColumnGenerator::uniform(seed);
     let mut queue: [Column; 3] = std::array::from_fn(|_| generator.next_column());
     let mut board = Board::empty();
     let mut total = 0u64;
     for _ in 0..columns {
-        let (x, rotations) = if third_known {
+        let (x, arrangement) = if third_known {
             clairvoyant(net, &board, queue)?
         } else {
             smart(net, &board, queue[0], queue[1])?
         };
-        let outcome = lock(&mut board, queue[0].rotated(rotations), x as usize).ok()?;
+        let outcome = RULES
+            .lock(&mut board, queue[0].arranged(arrangement), x as usize)
+            .ok()?;
         if outcome.game_over {
             return None;
         }
@@ -83,7 +95,7 @@ fn play(net: &ValueNetwork, seed: u64, columns: usize, third_known: bool) -> Opt
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    let net = ValueNetwork::trained();
+    let net = ValueNetwork::trained_for(RULES);
     for (known, third_known) in [(2, false), (3, true)] {
         let means: Vec<f64> = (0..cli.seeds)
             .into_par_iter()

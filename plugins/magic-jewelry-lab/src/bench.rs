@@ -1,11 +1,11 @@
 //! `bench`: the behaviour signature. The player's own configuration plays a fixed seeded
-//! sequence with no time budget and reports how many boards its search scored and how full
-//! it kept the board. The figures depend only on the code: a change that alters play alters
+//! sequence of the real game with no time budget and reports how many boards its search scored
+//! and how full it kept the board. The figures depend only on the code: a change that alters play alters
 //! them, a pure refactoring leaves them, so commits that change play quote them.
 
 use super::runner::{run, GameConfig};
 use super::stats::Stats;
-use magic_jewelry::engine::{strategy_with, AnyEvaluator, Board, Evaluator};
+use magic_jewelry::engine::{strategy_with, AnyEvaluator, Board, Evaluator, RuleSet};
 use magic_jewelry::plugin::DEFAULT_STRATEGY;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -39,6 +39,8 @@ impl Default for Args {
 /// The behaviour signature.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Signature {
+    /// The rules the player plays by (always the real game's).
+    pub rules: RuleSet,
     pub strategy: String,
     pub seed: u64,
     pub columns: u64,
@@ -48,6 +50,8 @@ pub struct Signature {
     pub max_jewels: u32,
     pub jewels_removed: u64,
     pub game_overs: u64,
+    pub points: u64,
+    pub wild_columns: u64,
     /// Boards scored per millisecond (the only figure that depends on the machine).
     pub boards_per_ms: f64,
 }
@@ -81,16 +85,20 @@ pub fn signature(args: &Args) -> anyhow::Result<Signature> {
     strategy.set_budget(None);
     let mut stats = Stats::default();
     let began = Instant::now();
+    let config = GameConfig::default();
     run(
         strategy.as_mut(),
         args.seed,
         args.columns,
-        GameConfig::default(),
-        |turn, _| stats.record_turn(turn, None),
+        config,
+        |turn, _| {
+            stats.record_turn(turn, None);
+        },
     );
     let millis = began.elapsed().as_secs_f64() * 1e3;
     let boards = boards.load(Ordering::Relaxed);
     Ok(Signature {
+        rules: config.rules,
         strategy: DEFAULT_STRATEGY.to_owned(),
         seed: args.seed,
         columns: stats.columns,
@@ -99,6 +107,8 @@ pub fn signature(args: &Args) -> anyhow::Result<Signature> {
         max_jewels: stats.max_jewels,
         jewels_removed: stats.removed,
         game_overs: stats.game_overs,
+        points: stats.points,
+        wild_columns: stats.wild_columns,
         boards_per_ms: boards as f64 / millis.max(1e-9),
     })
 }
@@ -110,14 +120,17 @@ pub fn run_bench(args: &Args) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&s)?);
     } else {
         println!(
-            "bench: {} with the built-in evaluation, seed {}, {} columns: {} boards, mean {:.4} jewels (max {}), {} removed, {} game overs ({:.0} boards/ms)",
+            "bench: {} with the built-in evaluation, {} rules, seed {}, {} columns: {} boards, mean {:.4} jewels (max {}), {} removed, {} wild columns, {} points, {} game overs ({:.0} boards/ms)",
             s.strategy,
+            s.rules,
             s.seed,
             s.columns,
             s.boards,
             s.mean_jewels,
             s.max_jewels,
             s.jewels_removed,
+            s.wild_columns,
+            s.points,
             s.game_overs,
             s.boards_per_ms
         );

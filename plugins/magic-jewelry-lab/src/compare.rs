@@ -1,33 +1,31 @@
 //! `compare`: two strategies on the same seeded column sequences, with paired statistics.
 
-use super::runner::{play, GameConfig};
+use super::runner::{play, GameArgs};
 use super::stats::Stats;
-use super::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads};
+use super::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAYER, REFERENCE};
 use anyhow::bail;
-use magic_jewelry::engine::rules::generator::DEFAULT_WILD_EVERY;
+use magic_jewelry::engine::RuleSet;
 use rayon::prelude::*;
 use serde::Serialize;
 
 /// Options of `compare`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
-    /// The two strategies, each NAME or NAME@WEIGHTS.json (give --ai twice).
-    #[arg(long, num_args = 1, required = true)]
+    /// The two AIs, each `player`, `reference`, NAME or NAME@FILE (as for `sim`). Without
+    /// `--ai`, the player against the reference; with one, that AI against the player.
+    #[arg(long, num_args = 1)]
     pub ai: Vec<String>,
     /// Columns per sequence.
-    #[arg(long, default_value_t = 20_000)]
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub columns: u64,
     /// Number of sequences (pairs).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(2..))]
     pub seeds: u64,
     /// Base seed of the sequences.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Insert wild columns (one after every --wild-every jewels removed).
-    #[arg(long)]
-    pub wild: bool,
-    #[arg(long, default_value_t = DEFAULT_WILD_EVERY)]
-    pub wild_every: u32,
+    #[command(flatten)]
+    pub game: GameArgs,
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -39,10 +37,27 @@ pub struct Args {
     pub quiet: bool,
 }
 
+impl Default for Args {
+    fn default() -> Self {
+        Self {
+            ai: Vec::new(),
+            columns: 20_000,
+            seeds: 20,
+            seed: 1,
+            game: GameArgs::default(),
+            threads: 0,
+            json: false,
+            quiet: false,
+        }
+    }
+}
+
 /// The paired comparison of mean jewels on the board (A minus B: negative means A keeps the
 /// board emptier).
 #[derive(Debug, Clone, Serialize)]
 pub struct Comparison {
+    /// The rules both played by.
+    pub rules: RuleSet,
     pub a: String,
     pub b: String,
     pub pairs: usize,
@@ -50,6 +65,8 @@ pub struct Comparison {
     pub mean_b: f64,
     pub game_overs_a: u64,
     pub game_overs_b: u64,
+    pub points_per_column_a: f64,
+    pub points_per_column_b: f64,
     pub mean_difference: f64,
     pub sd_difference: f64,
     pub t: f64,
@@ -61,27 +78,37 @@ pub struct Comparison {
     pub significant: bool,
 }
 
+/// The two AIs compared: as given, the player for a missing B, the player against the
+/// reference for none.
+fn contenders(ai: &[String]) -> anyhow::Result<[String; 2]> {
+    Ok(match ai {
+        [] => [PLAYER.to_owned(), REFERENCE.to_owned()],
+        [a] => [a.clone(), PLAYER.to_owned()],
+        [a, b] => [a.clone(), b.clone()],
+        more => bail!("compare takes at most two --ai, got {}", more.len()),
+    })
+}
+
 /// Runs both strategies on every sequence and compares them.
 pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
-    if args.ai.len() != 2 {
-        bail!("compare needs exactly two --ai, got {}", args.ai.len());
-    }
     if args.seeds < 2 {
         bail!("compare needs at least 2 sequences");
     }
-    let a = parse_ai(&args.ai[0], None)?;
-    let b = parse_ai(&args.ai[1], None)?;
-    let config = GameConfig {
-        wild_every: args.wild.then_some(args.wild_every),
-        ..GameConfig::default()
-    };
+    if args.columns == 0 {
+        bail!("compare needs at least 1 column per sequence");
+    }
+    let rules = args.game.rules;
+    let [label_a, label_b] = contenders(&args.ai)?;
+    let a = parse_ai(&label_a, None, rules)?;
+    let b = parse_ai(&label_b, None, rules)?;
+    let config = args.game.config();
     let bar = progress_bar(2 * args.seeds * args.columns, !args.quiet, "compare");
     let runs: Vec<Stats> = with_threads(args.threads, || {
         (0..2 * args.seeds)
             .into_par_iter()
             .map(|job| -> anyhow::Result<Stats> {
                 let ai = if job % 2 == 0 { &a } else { &b };
-                let mut strategy = build_strategy(&ai.name, &ai.evaluation)?;
+                let mut strategy = build_strategy(&ai.name, &ai.evaluation, rules)?;
                 let mut stats = Stats::default();
                 let seed = mix_seed(args.seed, job / 2);
                 play(
@@ -97,31 +124,28 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
             .collect::<anyhow::Result<Vec<_>>>()
     })??;
     bar.finish_and_clear();
-    let means_a: Vec<f64> = runs.iter().step_by(2).map(Stats::mean_jewels).collect();
-    let means_b: Vec<f64> = runs
-        .iter()
-        .skip(1)
-        .step_by(2)
-        .map(Stats::mean_jewels)
-        .collect();
+    let side = |skip: usize| runs.iter().skip(skip).step_by(2);
+    let means_a: Vec<f64> = side(0).map(Stats::mean_jewels).collect();
+    let means_b: Vec<f64> = side(1).map(Stats::mean_jewels).collect();
     let diffs: Vec<f64> = means_a.iter().zip(&means_b).map(|(x, y)| x - y).collect();
     let (t, p_t, mean, sd) = paired_t(&diffs);
     let (wilcoxon_z, p_wilcoxon) = wilcoxon(&diffs);
-    let game_overs = |skip: usize| {
-        runs.iter()
-            .skip(skip)
-            .step_by(2)
-            .map(|s| s.game_overs)
-            .sum()
+    let game_overs = |skip: usize| side(skip).map(|s| s.game_overs).sum();
+    let points = |skip: usize| {
+        let (points, columns) = side(skip).fold((0, 0), |(p, c), s| (p + s.points, c + s.columns));
+        points as f64 / columns.max(1) as f64
     };
     Ok(Comparison {
-        a: args.ai[0].clone(),
-        b: args.ai[1].clone(),
+        rules,
+        a: a.label,
+        b: b.label,
         pairs: diffs.len(),
         mean_a: mean_of(&means_a),
         mean_b: mean_of(&means_b),
         game_overs_a: game_overs(0),
         game_overs_b: game_overs(1),
+        points_per_column_a: points(0),
+        points_per_column_b: points(1),
         mean_difference: mean,
         sd_difference: sd,
         t,
@@ -287,8 +311,18 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         return Ok(());
     }
     println!(
-        "{} sequences of {} columns\nA {}: mean jewels {:.4} ({} game overs)\nB {}: mean jewels {:.4} ({} game overs)",
-        c.pairs, args.columns, c.a, c.mean_a, c.game_overs_a, c.b, c.mean_b, c.game_overs_b
+        "{} sequences of {} columns under the {} rules\nA {}: mean jewels {:.4} ({} game overs, {:.1} points a column)\nB {}: mean jewels {:.4} ({} game overs, {:.1} points a column)",
+        c.pairs,
+        args.columns,
+        c.rules,
+        c.a,
+        c.mean_a,
+        c.game_overs_a,
+        c.points_per_column_a,
+        c.b,
+        c.mean_b,
+        c.game_overs_b,
+        c.points_per_column_b
     );
     println!(
         "A - B: {:+.4} (sd {:.4}); paired t {:.3}, p {:.3e}; Wilcoxon z {:.3}, p {:.3e}; {}",
@@ -337,23 +371,41 @@ mod tests {
 
     #[test]
     fn smart_beats_simple() {
-        let args = Args {
-            ai: vec!["smart".into(), "simple".into()],
-            columns: 400,
-            seeds: 6,
-            seed: 3,
-            wild: false,
-            wild_every: DEFAULT_WILD_EVERY,
-            threads: 2,
-            json: false,
-            quiet: true,
-        };
-        let c = compare(&args).unwrap();
-        assert!(c.mean_difference < 0.0, "{c:?}");
-        assert!(compare(&Args {
-            ai: vec!["smart".into()],
-            ..args
-        })
-        .is_err());
+        for rules in RuleSet::ALL {
+            let args = Args {
+                ai: vec!["reference".into(), "simple@missing.json".into()],
+                columns: 400,
+                seeds: 6,
+                seed: 3,
+                game: GameArgs {
+                    rules,
+                    ..GameArgs::default()
+                },
+                threads: 2,
+                quiet: true,
+                ..Args::default()
+            };
+            assert!(compare(&args).is_err());
+            let published = concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../magic-jewelry/weights/published.json"
+            );
+            let args = Args {
+                ai: vec!["reference".into(), format!("simple@{published}")],
+                ..args
+            };
+            let c = compare(&args).unwrap();
+            assert!(c.mean_difference < 0.0, "{c:?}");
+            assert_eq!(c.rules, rules);
+            assert_eq!(c.points_per_column_a > 0.0, rules == RuleSet::Real);
+        }
+    }
+
+    #[test]
+    fn missing_contenders_are_the_player_and_the_reference() {
+        assert_eq!(contenders(&[]).unwrap(), [PLAYER, REFERENCE]);
+        assert_eq!(contenders(&["smart".into()]).unwrap(), ["smart", PLAYER]);
+        let three = ["a".to_owned(), "b".to_owned(), "c".to_owned()];
+        assert!(contenders(&three).is_err());
     }
 }

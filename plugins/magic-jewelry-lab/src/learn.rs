@@ -22,11 +22,12 @@
 //! scored without knowing the column after, do not have. `simple` chooses without that
 //! knowledge, and its values serve `smart` and `deep` best (`weights/README.md`).
 
+use super::runner::GameArgs;
 use super::{mix_seed, progress_bar};
 use anyhow::{bail, Context};
 use magic_jewelry::engine::eval::value::Active;
 use magic_jewelry::engine::{
-    Board, FallState, Game, InputModel, Simple, Smart, Strategy, ValueNetwork, LEVEL0_FALL_SPEED,
+    Board, FallState, Game, InputModel, RuleSet, Simple, Smart, Strategy, ValueNetwork,
 };
 use rayon::prelude::*;
 use serde::Serialize;
@@ -50,7 +51,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Search::Simple)]
     pub search: Search,
     /// Columns to play, over all games.
-    #[arg(long, default_value_t = 10_000_000)]
+    #[arg(long, default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub columns: u64,
     /// Learning rate at the start: the share of a return's error corrected.
     #[arg(long, default_value_t = 0.1)]
@@ -71,12 +72,14 @@ pub struct Args {
     #[arg(long)]
     pub from: Option<PathBuf>,
     /// Where to write the network (rewritten at every report).
-    #[arg(long, default_value = "value.jwl")]
+    #[arg(long)]
     pub out: PathBuf,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    #[command(flatten)]
+    pub game: GameArgs,
     /// Columns between reports.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub report_every: u64,
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
@@ -97,8 +100,9 @@ impl Default for Args {
             steps: 1,
             games: 8,
             from: None,
-            out: PathBuf::from("value.jwl"),
+            out: PathBuf::new(),
             seed: 1,
+            game: GameArgs::default(),
             report_every: 1_000_000,
             threads: 0,
             quiet: false,
@@ -175,12 +179,13 @@ struct Step {
     lost: bool,
 }
 
-fn choose(net: &ValueNetwork, search: Search, game: &Game) -> Option<(u8, u8)> {
+fn choose(net: &ValueNetwork, search: Search, game: &Game, input: InputModel) -> Option<(u8, u8)> {
     let start = FallState::spawn(game.fall_speed());
+    let rules = game.rules();
     let (board, current, next) = (game.board(), game.current(), Some(game.next()));
     let choice = match search {
-        Search::Simple => Simple::new(net).choose(board, current, next, start, InputModel::FAST),
-        Search::Smart => Smart::new(net).choose(board, current, next, start, InputModel::FAST),
+        Search::Simple => Simple::for_rules(net, rules).choose(board, current, next, start, input),
+        Search::Smart => Smart::for_rules(net, rules).choose(board, current, next, start, input),
     }?;
     Some((choice.x, choice.arrangement))
 }
@@ -223,16 +228,16 @@ fn advance(
 }
 
 impl Learner {
-    fn new(seed: u64) -> Self {
+    fn new(rules: RuleSet, seed: u64) -> Self {
         Self {
-            game: Game::new(seed, None, LEVEL0_FALL_SPEED),
+            game: Game::new(rules, seed),
             pending: VecDeque::new(),
         }
     }
 
     /// Plays one column with `net` and returns what to learn from it.
     fn step(&mut self, net: &ValueNetwork, args: &Args, mean: f64) -> Step {
-        let placement = choose(net, args.search, &self.game);
+        let placement = choose(net, args.search, &self.game, args.game.input());
         let turn = self.game.play(placement);
         let after = (!turn.lost).then_some(self.game.board());
         let gamma = f64::from(args.gamma);
@@ -253,6 +258,9 @@ pub fn learn(
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
+    if args.columns == 0 || args.report_every == 0 {
+        bail!("--columns and --report-every must be at least 1");
+    }
     if args.steps == 0 {
         bail!("--steps must be at least 1");
     }
@@ -262,7 +270,10 @@ pub fn learn(
     let final_alpha = args.final_alpha.unwrap_or(args.alpha);
     if !(args.alpha > 0.0 && final_alpha > 0.0 && args.alpha.is_finite() && final_alpha.is_finite())
     {
-        bail!("--alpha and --final-alpha must be positive");
+        bail!(
+            "--alpha and --final-alpha must be positive numbers, not {} and {final_alpha}",
+            args.alpha
+        );
     }
     let mut network = match &args.from {
         Some(path) => ValueNetwork::load(path)?,
@@ -273,7 +284,7 @@ pub fn learn(
         .build()
         .context("cannot start worker threads")?;
     let mut games: Vec<Learner> = (0..args.games)
-        .map(|g| Learner::new(mix_seed(args.seed, g)))
+        .map(|g| Learner::new(args.game.rules, mix_seed(args.seed, g)))
         .collect();
     let per_step = args.games;
     let steps = args.columns.div_ceil(per_step);
@@ -331,6 +342,12 @@ pub fn learn(
 /// Runs `learn` from the command line: a line per report, the network saved at each.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut saved = Ok(());
+    println!(
+        "learning under the {} rules, {} columns, into {}",
+        args.game.rules,
+        args.columns,
+        args.out.display()
+    );
     learn(args, |progress, network| {
         println!(
             "{:>11} columns: mean {:.3} jewels, max {}, game overs {}, |error| {:.3}, {} entries set, {:.0} columns/s",
@@ -361,6 +378,10 @@ mod tests {
             games: 4,
             threads,
             quiet: true,
+            game: GameArgs {
+                rules: RuleSet::Reference,
+                ..GameArgs::default()
+            },
             ..Args::default()
         }
     }
@@ -425,8 +446,36 @@ mod tests {
     }
 
     #[test]
+    fn learning_under_the_real_rules_plays_the_real_game() {
+        let args = Args {
+            columns: 8_000,
+            report_every: 8_000,
+            game: GameArgs::default(),
+            ..short(2)
+        };
+        let mut reports = Vec::new();
+        learn(&args, |p, _| reports.push(p.clone())).unwrap();
+        assert_eq!(reports.len(), 1);
+        // Wild columns and red and blue twice as often: far fewer jewels than a blank network
+        // keeps under the reference's conditions.
+        assert!(reports[0].mean_jewels < 30.0, "{reports:?}");
+    }
+
+    #[test]
     fn bad_options_are_errors() {
         for args in [
+            Args {
+                alpha: f32::NAN,
+                ..short(1)
+            },
+            Args {
+                columns: 0,
+                ..short(1)
+            },
+            Args {
+                report_every: 0,
+                ..short(1)
+            },
             Args {
                 games: 0,
                 ..short(1)

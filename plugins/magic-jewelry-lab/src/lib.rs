@@ -1,6 +1,6 @@
 //! The lab around the Magic Jewelry AI: the offline tools that play without the emulator under
-//! the engine's rules (simulator, statistics and plots, trainer, value learner, strategy
-//! comparison, behaviour signature), and the conformance runner. Each tool has a clap `Args`
+//! either of the engine's rule sets (simulator, statistics and plots, trainer, value learner,
+//! strategy comparison, behaviour signature). Each tool has a clap `Args`
 //! struct that the `jewelbot` binary offers as a subcommand, and a `run(args)`.
 //!
 //! The in-process plug-in (`magic-jewelry`) depends on none of this: command-line parsing,
@@ -17,35 +17,64 @@ pub mod stats;
 pub mod train;
 
 use anyhow::Context;
-use magic_jewelry::engine::{load_evaluator, strategy_with, AnyEvaluator, Strategy, Weights};
+use magic_jewelry::engine::{
+    load_evaluator_for, strategy_with, AnyEvaluator, RuleSet, Strategy, Weights,
+};
+use magic_jewelry::plugin::DEFAULT_STRATEGY;
 use std::path::Path;
 
-/// A strategy name and what it scores boards with.
+/// The AI `sim` and `compare` play without `--ai`: the player's own configuration.
+pub const PLAYER: &str = "player";
+/// The reference AI: `smart` with the published weights.
+pub const REFERENCE: &str = "reference";
+
+/// A strategy and what it scores boards with.
 #[derive(Debug, Clone)]
 pub struct Ai {
+    /// What was asked for: `player`, `reference`, `NAME` or `NAME@FILE`.
+    pub label: String,
+    /// The strategy's name (`simple`, `smart`, `deep`, `deep:K:S`…).
     pub name: String,
     pub evaluation: AnyEvaluator,
-    /// Where the evaluation came from: `published weights` or `weights FILE` / `value FILE`.
+    /// Where the evaluation came from: `published weights`, `built-in value (RULES)`,
+    /// `weights FILE` or `value FILE`.
     pub source: String,
     /// The weights of a feature evaluation.
     pub weights: Option<Weights>,
 }
 
-/// Reads an evaluation file: a learned value file, or evaluation weights as JSON.
-pub fn load_evaluation(path: &Path) -> anyhow::Result<(AnyEvaluator, Option<Weights>)> {
-    Ok(load_evaluator(path)?)
+/// Reads an evaluation file under `rules`: a learned value file, or evaluation weights as JSON.
+pub fn load_evaluation(
+    path: &Path,
+    rules: RuleSet,
+) -> anyhow::Result<(AnyEvaluator, Option<Weights>)> {
+    Ok(load_evaluator_for(path, rules)?)
 }
 
-/// Parses `NAME` or `NAME@FILE` (weights JSON or a learned value file) into a strategy name
-/// and its evaluation (the published weights unless a file is given or `default_file` is).
-pub fn parse_ai(spec: &str, default_file: Option<&Path>) -> anyhow::Result<Ai> {
+/// Parses an AI under `rules`:
+/// - `player`: the player's configuration (its strategy with the rule set's default
+///   evaluation);
+/// - `reference`: the reference AI, `smart` with the published weights;
+/// - `NAME`: a strategy with `default_file` if given, else the rule set's default evaluation;
+/// - `NAME@FILE`: a strategy scoring with the weights or learned value in FILE.
+pub fn parse_ai(spec: &str, default_file: Option<&Path>, rules: RuleSet) -> anyhow::Result<Ai> {
     let (name, file) = match spec.split_once('@') {
         Some((name, file)) => (name, Some(Path::new(file))),
         None => (spec, default_file),
     };
+    let (name, published) = match name {
+        PLAYER => (DEFAULT_STRATEGY, false),
+        REFERENCE => ("smart", true),
+        other => (other, false),
+    };
     let (evaluation, weights, source) = match file {
+        _ if published => (
+            AnyEvaluator::features_for(&Weights::PUBLISHED, rules),
+            Some(Weights::PUBLISHED),
+            "published weights".to_owned(),
+        ),
         Some(path) => {
-            let (evaluation, weights) = load_evaluation(path)?;
+            let (evaluation, weights) = load_evaluation(path, rules)?;
             let kind = if weights.is_some() {
                 "weights"
             } else {
@@ -54,26 +83,33 @@ pub fn parse_ai(spec: &str, default_file: Option<&Path>) -> anyhow::Result<Ai> {
             (evaluation, weights, format!("{kind} {}", path.display()))
         }
         None => (
-            AnyEvaluator::from(&Weights::PUBLISHED),
-            Some(Weights::PUBLISHED),
-            "published weights".to_string(),
+            AnyEvaluator::for_rules(rules),
+            None,
+            format!("built-in value ({rules})"),
         ),
     };
     // Fail early on a bad name.
     strategy_with(name, evaluation.clone())?;
     Ok(Ai {
-        name: name.to_string(),
+        label: spec.to_owned(),
+        name: name.to_owned(),
         evaluation,
         source,
         weights,
     })
 }
 
-/// A fresh strategy for one worker, with no time budget so results depend only on the seed.
-pub fn build_strategy(name: &str, evaluation: &AnyEvaluator) -> anyhow::Result<Box<dyn Strategy>> {
+/// A fresh strategy for one worker under `rules`, with no time budget so results depend only on
+/// the seed.
+pub fn build_strategy(
+    name: &str,
+    evaluation: &AnyEvaluator,
+    rules: RuleSet,
+) -> anyhow::Result<Box<dyn Strategy>> {
     let mut strategy =
         strategy_with(name, evaluation.clone()).with_context(|| format!("strategy {name}"))?;
     strategy.set_budget(None);
+    strategy.set_rules(rules);
     Ok(strategy)
 }
 
@@ -107,4 +143,84 @@ pub fn mix_seed(seed: u64, index: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    /// The lab's subcommands as the binary offers them.
+    #[derive(Debug, Parser)]
+    enum Lab {
+        Sim(sim::Args),
+        Compare(compare::Args),
+        Train(train::Args),
+        Learn(learn::Args),
+        Bench(bench::Args),
+    }
+
+    fn refused(line: &str) -> String {
+        let words = std::iter::once("lab").chain(line.split_whitespace());
+        match Lab::try_parse_from(words) {
+            Ok(parsed) => panic!("{line:?} was accepted: {parsed:?}"),
+            Err(error) => error.to_string(),
+        }
+    }
+
+    #[test]
+    fn command_lines_refuse_bad_input() {
+        for line in [
+            "sim --rules arcade",
+            "compare --rules Real",
+            "train --rules reference2 --out w.json",
+            "learn --rules --out v.jwl",
+        ] {
+            let message = refused(line);
+            assert!(
+                message.contains("possible values: reference, real"),
+                "{message}"
+            );
+        }
+        for line in [
+            "sim --columns 0",
+            "compare --columns 0",
+            "compare --seeds 1",
+            "train --min-columns 0 --out w.json",
+            "learn --columns 0 --out v.jwl",
+            "learn --report-every 0 --out v.jwl",
+            "bench --columns 0",
+            "sim --tap-interval 0",
+        ] {
+            let message = refused(line);
+            assert!(message.contains("is not in"), "{line}: {message}");
+        }
+        // Nothing is written unless --out names it.
+        for line in ["train", "learn"] {
+            assert!(refused(line).contains("--out"), "{line}");
+        }
+        let ok = Lab::try_parse_from(["lab", "sim", "--rules", "reference"]).unwrap();
+        let Lab::Sim(args) = ok else { unreachable!() };
+        assert_eq!(
+            (args.game.rules, args.ai.as_str()),
+            (RuleSet::Reference, PLAYER)
+        );
+    }
+
+    #[test]
+    fn ai_names() {
+        let player = parse_ai(PLAYER, None, RuleSet::Real).unwrap();
+        assert_eq!(player.name, DEFAULT_STRATEGY);
+        assert_eq!(player.source, "built-in value (real)");
+        let reference = parse_ai(REFERENCE, None, RuleSet::Reference).unwrap();
+        assert_eq!(
+            (reference.name.as_str(), reference.weights),
+            ("smart", Some(Weights::PUBLISHED))
+        );
+        let smart = parse_ai("smart", None, RuleSet::Reference).unwrap();
+        assert_eq!(smart.source, "built-in value (reference)");
+        for bad in ["clever", "deep:0:1", "smart@/nonexistent/file.json"] {
+            assert!(parse_ai(bad, None, RuleSet::Real).is_err(), "{bad}");
+        }
+    }
 }

@@ -1,5 +1,6 @@
-//! Plots of the fill distribution: the probability of each fill level, and its log10 with the
-//! fitted tail extrapolated to a full board, as SVG and PNG.
+//! Plots of a simulation, as SVG and PNG, each with a title and a legend: the probability of
+//! each fill level, its log10 with the fitted tail extrapolated to a full board, and the share
+//! of columns that fell at each speed.
 //!
 //! The PNG text is drawn with an embedded DejaVu Sans Mono (`assets/fonts`, Bitstream Vera
 //! licence), so plots need no system font libraries.
@@ -7,6 +8,7 @@
 use super::sim::Report;
 use super::stats::polyval;
 use anyhow::anyhow;
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
@@ -28,19 +30,66 @@ fn register_font() -> anyhow::Result<()> {
     result
 }
 
-/// Writes fill.svg, fill.png, log10.svg and log10.png into `dir`.
+/// Writes fill, log10 and speeds, each as .svg and .png, into `dir`.
 pub fn fill_plots(report: &Report, dir: &Path) -> anyhow::Result<()> {
     register_font()?;
     let err = |e: String| anyhow!("plot: {e}");
-    let svg = dir.join("fill.svg");
-    fill_chart(&SVGBackend::new(&svg, SIZE).into_drawing_area(), report).map_err(err)?;
-    let png = dir.join("fill.png");
-    fill_chart(&BitMapBackend::new(&png, SIZE).into_drawing_area(), report).map_err(err)?;
-    let svg = dir.join("log10.svg");
-    log_chart(&SVGBackend::new(&svg, SIZE).into_drawing_area(), report).map_err(err)?;
-    let png = dir.join("log10.png");
-    log_chart(&BitMapBackend::new(&png, SIZE).into_drawing_area(), report).map_err(err)?;
+    let file = |name: &str| dir.join(name);
+    fill_chart(
+        &SVGBackend::new(&file("fill.svg"), SIZE).into_drawing_area(),
+        report,
+    )
+    .map_err(err)?;
+    fill_chart(
+        &BitMapBackend::new(&file("fill.png"), SIZE).into_drawing_area(),
+        report,
+    )
+    .map_err(err)?;
+    log_chart(
+        &SVGBackend::new(&file("log10.svg"), SIZE).into_drawing_area(),
+        report,
+    )
+    .map_err(err)?;
+    log_chart(
+        &BitMapBackend::new(&file("log10.png"), SIZE).into_drawing_area(),
+        report,
+    )
+    .map_err(err)?;
+    speed_chart(
+        &SVGBackend::new(&file("speeds.svg"), SIZE).into_drawing_area(),
+        report,
+    )
+    .map_err(err)?;
+    speed_chart(
+        &BitMapBackend::new(&file("speeds.png"), SIZE).into_drawing_area(),
+        report,
+    )
+    .map_err(err)?;
     Ok(())
+}
+
+/// Who played under which rules, for the titles.
+fn who(report: &Report) -> String {
+    format!("{} ({} rules)", report.ai, report.rules)
+}
+
+/// A short line in the legend, in `colour`.
+fn legend_line(colour: RGBColor) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
+    move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
+}
+
+/// The legend box, upper right.
+fn draw_legend<'a, DB: DrawingBackend + 'a>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+) -> Result<(), String> {
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .label_font((FONT, 14))
+        .draw()
+        .map_err(|e| e.to_string())
 }
 
 fn fill_chart<DB: DrawingBackend>(
@@ -57,9 +106,11 @@ fn fill_chart<DB: DrawingBackend>(
         .caption(
             format!(
                 "{}: jewels on the board after a placement (mean {:.3}, max {})",
-                report.ai, report.mean_jewels, report.max_jewels
+                who(report),
+                report.mean_jewels,
+                report.max_jewels
             ),
-            (FONT, 20),
+            (FONT, 18),
         )
         .x_label_area_size(40)
         .y_label_area_size(70)
@@ -77,7 +128,10 @@ fn fill_chart<DB: DrawingBackend>(
             p.iter().enumerate().map(|(j, &v)| (j as f64, v)),
             BLUE.stroke_width(2),
         ))
-        .map_err(e)?;
+        .map_err(e)?
+        .label(format!("share of the {} placements", report.stats.columns))
+        .legend(legend_line(BLUE));
+    draw_legend(&mut chart)?;
     root.present().map_err(e)?;
     Ok(())
 }
@@ -110,10 +164,12 @@ fn log_chart<DB: DrawingBackend>(
         - 1.0;
     let caption = match &report.tail_fit {
         Some(f) => format!(
-            "{}: log10 probability; tail fit: 1/p at 54 = {:.2e}, at 78 = {:.2e}",
-            report.ai, f.expected_columns_54, f.expected_columns_78
+            "{}: log10 probability; 1/p at 54 = {:.2e}, at 78 = {:.2e}",
+            who(report),
+            f.expected_columns_54,
+            f.expected_columns_78
         ),
-        None => format!("{}: log10 probability", report.ai),
+        None => format!("{}: log10 probability of each fill", who(report)),
     };
     let mut chart = ChartBuilder::on(root)
         .margin(20)
@@ -131,10 +187,63 @@ fn log_chart<DB: DrawingBackend>(
         .map_err(e)?;
     chart
         .draw_series(LineSeries::new(points, BLUE.stroke_width(2)))
+        .map_err(e)?
+        .label("measured")
+        .legend(legend_line(BLUE));
+    if !fit.is_empty() {
+        chart
+            .draw_series(LineSeries::new(fit, RED.stroke_width(1)))
+            .map_err(e)?
+            .label("quadratic fit of the tail, extrapolated")
+            .legend(legend_line(RED));
+    }
+    draw_legend(&mut chart)?;
+    root.present().map_err(e)?;
+    Ok(())
+}
+
+/// The share of columns that fell at each speed (frames a row).
+fn speed_chart<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    report: &Report,
+) -> Result<(), String> {
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(e)?;
+    let at_top = report
+        .speeds
+        .iter()
+        .find(|s| s.frames_per_row == magic_jewelry::engine::TOP_FALL_SPEED)
+        .map_or(0.0, |s| s.share);
+    let mut chart = ChartBuilder::on(root)
+        .margin(20)
+        .caption(
+            format!(
+                "{}: columns at each fall speed ({:.1}% at 8 frames a row)",
+                who(report),
+                100.0 * at_top
+            ),
+            (FONT, 18),
+        )
+        .x_label_area_size(40)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0f64..65f64, 0f64..1.05f64)
         .map_err(e)?;
     chart
-        .draw_series(LineSeries::new(fit, RED.stroke_width(1)))
+        .configure_mesh()
+        .x_desc("frames a row")
+        .y_desc("share of columns")
+        .label_style((FONT, 14))
+        .draw()
         .map_err(e)?;
+    chart
+        .draw_series(report.speeds.iter().map(|s| {
+            let x = f64::from(s.frames_per_row);
+            Rectangle::new([(x - 0.4, 0.0), (x + 0.4, s.share)], BLUE.filled())
+        }))
+        .map_err(e)?
+        .label(format!("share of the {} columns", report.stats.columns))
+        .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 20, y + 5)], BLUE.filled()));
+    draw_legend(&mut chart)?;
     root.present().map_err(e)?;
     Ok(())
 }

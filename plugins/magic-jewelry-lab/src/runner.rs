@@ -1,46 +1,100 @@
-//! The one simulator loop: a strategy plays a seeded [`Game`] column after column. `sim`,
-//! `compare`, `train` and `bench` run it; `learn` steps the same [`Game`] in lockstep.
+//! The one simulator loop: a strategy plays a seeded [`Game`] column after column under a rule
+//! set. `sim`, `compare`, `train` and `bench` run it; `learn` steps the same [`Game`] in
+//! lockstep. [`GameArgs`] are the options every one of them takes for it.
 
 use super::stats::Stats;
-use magic_jewelry::engine::{FallState, Game, InputModel, Strategy, Turn};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use magic_jewelry::engine::{FallState, Game, InputModel, RuleSet, Strategy, Turn, RULE_SET_NAMES};
 use std::time::{Duration, Instant};
 
-/// How the simulated game runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GameConfig {
-    /// Frames per row of gravity.
-    pub fall_speed: u8,
-    pub input: InputModel,
-    /// Jewels removed between wild columns (`None`: no wild columns).
-    pub wild_every: Option<u32>,
-    /// Measure decision times (two clock reads per column).
-    pub timed: bool,
+/// The game the tools simulate: the rules and how the player presses (flattened into `sim`,
+/// `compare`, `train` and `learn`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Args)]
+pub struct GameArgs {
+    /// Rules: `real` (the game's: its generator, wild columns, speed table, score, game-over
+    /// rule) or `reference` (the reference AI's conditions: uniform colours, no wild column,
+    /// level-0 speed, no score).
+    #[arg(long, default_value = "real", value_parser = rules_parser())]
+    pub rules: RuleSet,
+    /// Frames between taps (2: fast mode).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..))]
+    pub tap_interval: u8,
 }
 
-impl Default for GameConfig {
+impl Default for GameArgs {
     fn default() -> Self {
         Self {
-            fall_speed: magic_jewelry::engine::LEVEL0_FALL_SPEED,
-            input: InputModel::FAST,
-            wild_every: None,
+            rules: RuleSet::Real,
+            tap_interval: 2,
+        }
+    }
+}
+
+impl GameArgs {
+    pub fn input(&self) -> InputModel {
+        if self.tap_interval <= 2 {
+            InputModel::FAST
+        } else {
+            InputModel::normal(self.tap_interval)
+        }
+    }
+
+    /// The simulation these options describe.
+    pub fn config(&self) -> GameConfig {
+        GameConfig {
+            rules: self.rules,
+            input: self.input(),
             timed: false,
         }
     }
 }
 
+/// `--rules`: one of the rule-set names, listed in the help and in the error for anything else.
+fn rules_parser() -> impl TypedValueParser<Value = RuleSet> {
+    PossibleValuesParser::new(RULE_SET_NAMES).try_map(|name| name.parse::<RuleSet>())
+}
+
+/// How the simulated game runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameConfig {
+    pub rules: RuleSet,
+    pub input: InputModel,
+    /// Measure decision times (two clock reads per column).
+    pub timed: bool,
+}
+
+impl Default for GameConfig {
+    /// The real game in fast mode.
+    fn default() -> Self {
+        GameArgs::default().config()
+    }
+}
+
+impl GameConfig {
+    /// The reference's conditions in fast mode.
+    pub fn reference() -> Self {
+        Self {
+            rules: RuleSet::Reference,
+            ..Self::default()
+        }
+    }
+}
+
 /// Plays `columns` columns of the sequence seeded by `seed` from an empty board (after a game
-/// over play goes on from an empty board), calling `on_turn` after each column with what it did
-/// and, when `config.timed`, how long the decision took.
+/// over a new game starts), calling `on_turn` after each column with what it did and, when
+/// `config.timed`, how long the decision took. The strategy is set to the game's rules. Returns
+/// the game as it stands at the end.
 pub fn run(
     strategy: &mut dyn Strategy,
     seed: u64,
     columns: u64,
     config: GameConfig,
     mut on_turn: impl FnMut(&Turn, Option<Duration>),
-) {
-    let mut game = Game::new(seed, config.wild_every, config.fall_speed);
-    let start = FallState::spawn(game.fall_speed());
+) -> Game {
+    strategy.set_rules(config.rules);
+    let mut game = Game::new(config.rules, seed);
     for _ in 0..columns {
+        let start = FallState::spawn(game.fall_speed());
         let began = config.timed.then(Instant::now);
         let choice = strategy.choose(
             game.board(),
@@ -53,6 +107,7 @@ pub fn run(
         let turn = game.play(choice.map(|c| (c.x, c.arrangement)));
         on_turn(&turn, elapsed);
     }
+    game
 }
 
 /// [`run`] into `stats`; `tick` is called every 1024 columns (progress bars).
@@ -66,7 +121,7 @@ pub fn play(
 ) {
     let mut since_clear = 0u64;
     let mut played = 0u64;
-    run(strategy, seed, columns, config, |turn, elapsed| {
+    let game = run(strategy, seed, columns, config, |turn, elapsed| {
         stats.record_turn(turn, elapsed);
         since_clear += 1;
         if turn.emptied {
@@ -79,6 +134,7 @@ pub fn play(
             tick(1024);
         }
     });
+    stats.record_game_end(game.counters());
     stats.longest_without_clear = stats.longest_without_clear.max(since_clear);
     tick(columns % 1024);
 }
@@ -96,50 +152,98 @@ mod tests {
     use super::*;
     use magic_jewelry::engine::{strategy_by_name, Weights};
 
-    #[test]
-    fn pinned_short_games() {
-        // Fixed seeds: any change to the rules, search or evaluation shows here.
+    fn smart_published(rules: RuleSet, seed: u64, columns: u64) -> Stats {
         let mut smart = strategy_by_name("smart", &Weights::PUBLISHED).unwrap();
         let mut stats = Stats::default();
-        play(
-            smart.as_mut(),
-            1,
-            2000,
-            GameConfig::default(),
-            &mut stats,
-            |_| {},
+        let config = GameConfig {
+            rules,
+            ..GameConfig::default()
+        };
+        play(smart.as_mut(), seed, columns, config, &mut stats, |_| {});
+        stats
+    }
+
+    /// Fixed seeds: any change to the rules, search or evaluation shows here.
+    #[test]
+    fn pinned_short_games() {
+        let stats = smart_published(RuleSet::Reference, 1, 2000);
+        assert_eq!(
+            (stats.columns, stats.game_overs, stats.points),
+            (2000, 0, 0)
         );
-        assert_eq!(stats.columns, 2000);
-        assert_eq!(stats.game_overs, 0);
         let pinned = (
             stats.jewel_sum,
             stats.max_jewels,
             stats.removed,
             stats.clears,
         );
+        // The reference's figures did not move when the real rules came in.
         assert_eq!(pinned, (23145, 28, 5994, 0), "{stats:?}");
+        assert_eq!(stats.wild_columns, 0);
+        assert_eq!(stats.speed_columns[63], 2000);
+
+        let stats = smart_published(RuleSet::Real, 1, 2000);
+        let pinned = (
+            stats.jewel_sum,
+            stats.max_jewels,
+            stats.removed,
+            stats.points,
+            stats.wild_columns,
+            stats.game_overs,
+        );
+        assert_eq!(pinned, (20134, 27, 5993, 1_252_659, 85, 0), "{stats:?}");
     }
 
     #[test]
     fn simple_loses_more_than_smart() {
-        let config = GameConfig::default();
-        let mut simple = strategy_by_name("simple", &Weights::PUBLISHED).unwrap();
-        let mut smart = strategy_by_name("smart", &Weights::PUBLISHED).unwrap();
-        let a = rate(simple.as_mut(), 5, 1500, config);
-        let b = rate(smart.as_mut(), 5, 1500, config);
-        assert!(b < a, "smart {b} simple {a}");
+        for config in [GameConfig::reference(), GameConfig::default()] {
+            let mut simple = strategy_by_name("simple", &Weights::PUBLISHED).unwrap();
+            let mut smart = strategy_by_name("smart", &Weights::PUBLISHED).unwrap();
+            let a = rate(simple.as_mut(), 5, 1500, config);
+            let b = rate(smart.as_mut(), 5, 1500, config);
+            assert!(b < a, "{config:?}: smart {b} simple {a}");
+        }
+    }
+
+    /// In the real game wild columns come after every 70 removed cells (X's included), and the
+    /// columns fall faster with every one that lands.
+    #[test]
+    fn real_games_bring_wild_columns_and_speed_up() {
+        let stats = smart_published(RuleSet::Real, 2, 3000);
+        let generated = stats.removed / 70;
+        assert!(
+            stats.wild_columns == generated || stats.wild_columns + 1 == generated,
+            "{stats:?}"
+        );
+        assert!(stats.wild_columns > 50, "{stats:?}");
+        // Past the 48th wild column, 8 frames a row.
+        assert!(stats.speed_columns[8] > 0 && stats.speed_columns[63] > 0);
+        assert_eq!(stats.speed_columns.iter().sum::<u64>(), 3000);
+        assert!(stats.points > 300 * stats.removed / 3 / 2, "{stats:?}");
     }
 
     #[test]
-    fn wild_columns_appear_and_are_counted() {
-        let config = GameConfig {
-            wild_every: Some(30),
-            ..GameConfig::default()
-        };
-        let mut smart = strategy_by_name("smart", &Weights::PUBLISHED).unwrap();
-        let mut stats = Stats::default();
-        play(smart.as_mut(), 2, 1000, config, &mut stats, |_| {});
-        assert!(stats.wild_columns >= stats.removed / 30 - 1, "{stats:?}");
-        assert!(stats.wild_columns > 10);
+    fn the_rules_flag_is_checked() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            game: GameArgs,
+        }
+        let parsed = Cli::try_parse_from(["sim", "--rules", "reference"]).unwrap();
+        assert_eq!(parsed.game.rules, RuleSet::Reference);
+        assert_eq!(
+            Cli::try_parse_from(["sim"]).unwrap().game,
+            GameArgs::default()
+        );
+        let error = Cli::try_parse_from(["sim", "--rules", "arcade"])
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            error.contains("arcade") && error.contains("reference"),
+            "{error}"
+        );
+        assert!(Cli::try_parse_from(["sim", "--tap-interval", "0"]).is_err());
     }
 }

@@ -1,11 +1,10 @@
 //! `sim`: plays seeded column sequences without the emulator and reports the statistics.
 
-use super::runner::{play, GameConfig};
+use super::runner::{play, GameArgs};
 use super::stats::{tail_fit, Stats, TailFit};
-use super::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads};
+use super::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAYER};
 use anyhow::Context;
-use magic_jewelry::engine::rules::generator::DEFAULT_WILD_EVERY;
-use magic_jewelry::engine::{InputModel, Weights};
+use magic_jewelry::engine::{RuleSet, Weights};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -18,40 +17,32 @@ pub const CHUNK_COLUMNS: u64 = 250_000;
 /// Options of `sim`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
-    /// Strategy: simple, smart, deep or `deep:K:S[:M]` (S may be `all`; NAME@FILE to score with
-    /// the weights or learned value in FILE).
-    #[arg(long, default_value = "smart")]
+    /// Strategy: `player` (the player's own: its strategy with the rules' default evaluation),
+    /// `reference` (smart with the published weights), simple, smart, deep or `deep:K:S[:M]`
+    /// (S may be `all`), scoring with the rules' default evaluation; NAME@FILE to score with the
+    /// weights or learned value in FILE.
+    #[arg(long, default_value = PLAYER)]
     pub ai: String,
     /// Columns to play.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub columns: u64,
     /// Seed of the column sequences.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Insert wild columns (one after every --wild-every jewels removed).
-    #[arg(long)]
-    pub wild: bool,
-    /// Jewels removed between wild columns (the game's real threshold is not documented).
-    #[arg(long, default_value_t = DEFAULT_WILD_EVERY)]
-    pub wild_every: u32,
+    #[command(flatten)]
+    pub game: GameArgs,
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Evaluation file: weights JSON or a learned value (default: the published weights).
+    /// Evaluation file for an `--ai` without one: weights JSON or a learned value.
     #[arg(long)]
     pub weights: Option<PathBuf>,
     /// Directory for the histogram CSV, the report JSON and the plots (SVG and PNG).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Frames per row of gravity (63 at level 0).
-    #[arg(long, default_value_t = magic_jewelry::engine::LEVEL0_FALL_SPEED)]
-    pub fall_speed: u8,
-    /// Frames between taps (2: fast mode).
-    #[arg(long, default_value_t = 2)]
-    pub tap_interval: u8,
     /// Hide the progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -60,38 +51,51 @@ pub struct Args {
 impl Default for Args {
     fn default() -> Self {
         Self {
-            ai: "smart".into(),
+            ai: PLAYER.into(),
             columns: 1_000_000,
             seed: 1,
-            wild: false,
-            wild_every: DEFAULT_WILD_EVERY,
+            game: GameArgs::default(),
             threads: 0,
             json: false,
             weights: None,
             out: None,
-            fall_speed: magic_jewelry::engine::LEVEL0_FALL_SPEED,
-            tap_interval: 2,
             quiet: false,
         }
     }
 }
 
+/// The share of columns that fell at one speed.
+#[derive(Debug, Clone, Serialize)]
+pub struct SpeedShare {
+    pub frames_per_row: u8,
+    pub share: f64,
+}
+
 /// What `sim` reports.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
+    /// The rules played by.
+    pub rules: RuleSet,
+    /// What `--ai` asked for.
     pub ai: String,
-    /// `published weights`, `weights FILE` or `value FILE`.
+    /// The strategy.
+    pub strategy: String,
+    /// `published weights`, `built-in value (RULES)`, `weights FILE` or `value FILE`.
     pub evaluation: String,
     /// The weights of a feature evaluation.
     pub weights: Option<Weights>,
     pub seed: u64,
-    pub wild_every: Option<u32>,
-    pub fall_speed: u8,
     pub tap_interval: u8,
     pub mean_jewels: f64,
     pub max_jewels: u32,
     pub columns_per_clear: f64,
     pub game_overs: u64,
+    pub points_per_column: f64,
+    pub wild_columns: u64,
+    /// The highest level a game displayed (wild columns generated in one game).
+    pub highest_level: u64,
+    /// Columns at each fall speed, fastest first.
+    pub speeds: Vec<SpeedShare>,
     pub mean_decision_micros: f64,
     pub columns_per_second: f64,
     pub tail_fit: Option<TailFit>,
@@ -100,26 +104,24 @@ pub struct Report {
 
 /// Runs the simulation and returns its report (no printing).
 pub fn simulate(args: &Args) -> anyhow::Result<Report> {
-    let ai = parse_ai(&args.ai, args.weights.as_deref())?;
-    let name = ai.name.clone();
-    let config = GameConfig {
-        fall_speed: args.fall_speed,
-        input: if args.tap_interval <= 2 {
-            InputModel::FAST
-        } else {
-            InputModel::normal(args.tap_interval)
-        },
-        wild_every: args.wild.then_some(args.wild_every),
+    let rules = args.game.rules;
+    let ai = parse_ai(&args.ai, args.weights.as_deref(), rules)?;
+    let config = super::runner::GameConfig {
         timed: true,
+        ..args.game.config()
     };
     let chunks = args.columns.div_ceil(CHUNK_COLUMNS);
-    let bar = progress_bar(args.columns, !args.quiet, &format!("sim {name}"));
+    let bar = progress_bar(
+        args.columns,
+        !args.quiet,
+        &format!("sim {} ({rules})", ai.label),
+    );
     let began = Instant::now();
     let stats = with_threads(args.threads, || {
         (0..chunks)
             .into_par_iter()
             .map(|chunk| -> anyhow::Result<Stats> {
-                let mut strategy = build_strategy(&ai.name, &ai.evaluation)?;
+                let mut strategy = build_strategy(&ai.name, &ai.evaluation, rules)?;
                 let columns = CHUNK_COLUMNS.min(args.columns - chunk * CHUNK_COLUMNS);
                 let mut stats = Stats::default();
                 let seed = mix_seed(args.seed, chunk);
@@ -136,17 +138,28 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
     bar.finish_and_clear();
     let seconds = began.elapsed().as_secs_f64();
     Ok(Report {
-        ai: name,
+        rules,
+        ai: ai.label,
+        strategy: ai.name,
         evaluation: ai.source,
         weights: ai.weights,
         seed: args.seed,
-        wild_every: config.wild_every,
-        fall_speed: args.fall_speed,
         tap_interval: config.input.interval(),
         mean_jewels: stats.mean_jewels(),
         max_jewels: stats.max_jewels,
         columns_per_clear: stats.columns_per_clear(),
         game_overs: stats.game_overs,
+        points_per_column: stats.points_per_column(),
+        wild_columns: stats.wild_columns,
+        highest_level: stats.highest_level,
+        speeds: stats
+            .speed_shares()
+            .into_iter()
+            .map(|(frames_per_row, share)| SpeedShare {
+                frames_per_row,
+                share,
+            })
+            .collect(),
         mean_decision_micros: stats.mean_decision_micros(),
         columns_per_second: stats.columns as f64 / seconds.max(1e-9),
         tail_fit: tail_fit(&stats, 20),
@@ -158,14 +171,13 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
 pub fn summary(report: &Report) -> String {
     let s = &report.stats;
     let mut out = format!(
-        "ai {} over {} columns (seed {}, wild {}, fall speed {}, tap every {} frames)\n",
+        "{} ({} with {}) over {} columns under the {} rules (seed {}, tap every {} frames)\n",
         report.ai,
+        report.strategy,
+        report.evaluation,
         s.columns,
+        report.rules,
         report.seed,
-        report
-            .wild_every
-            .map_or("off".to_string(), |n| format!("every {n} jewels")),
-        report.fall_speed,
         report.tap_interval
     );
     out += &format!(
@@ -177,9 +189,24 @@ pub fn summary(report: &Report) -> String {
         s.clears, report.columns_per_clear, s.longest_without_clear
     );
     out += &format!(
-        "game overs: {}; wild columns: {}; jewels removed: {}\n",
-        s.game_overs, s.wild_columns, s.removed
+        "game overs: {}; cells removed: {}; jewels erased without a match: {}\n",
+        s.game_overs, s.removed, s.erased
     );
+    if report.rules.has_wild_columns() {
+        out += &format!(
+            "points: {:.1} per column; wild columns: {} (highest level shown: {})\n",
+            report.points_per_column, s.wild_columns, report.highest_level
+        );
+        let speeds: Vec<String> = report
+            .speeds
+            .iter()
+            .map(|s| format!("{}:{:.1}%", s.frames_per_row, 100.0 * s.share))
+            .collect();
+        out += &format!(
+            "columns at each speed (frames a row:share): {}\n",
+            speeds.join(" ")
+        );
+    }
     let chains: Vec<String> = s
         .chains
         .iter()
@@ -254,6 +281,7 @@ mod tests {
     fn sim_is_reproducible_and_writes_outputs() {
         let dir = std::env::temp_dir().join(format!("mj-sim-test-{}", std::process::id()));
         let args = Args {
+            ai: "smart".into(),
             columns: 3000,
             seed: 9,
             threads: 2,
@@ -277,17 +305,25 @@ mod tests {
             "fill.png",
             "log10.svg",
             "log10.png",
+            "speeds.svg",
+            "speeds.png",
         ] {
             assert!(dir.join(file).metadata().unwrap().len() > 100, "{file}");
         }
-        for file in ["fill.png", "log10.png"] {
+        for file in ["fill.png", "log10.png", "speeds.png"] {
             assert!(
                 caption_has_ink(&dir.join(file)),
                 "{file} has no caption text"
             );
         }
         let text = summary(&a);
-        assert!(text.contains("mean"), "{text}");
+        assert!(
+            text.contains("mean") && text.contains("real rules"),
+            "{text}"
+        );
+        assert!(text.contains("wild columns"), "{text}");
+        let json = std::fs::read_to_string(dir.join("report.json")).unwrap();
+        assert!(json.contains("\"rules\": \"real\""), "{json}");
         std::fs::remove_dir_all(&dir).ok();
     }
 

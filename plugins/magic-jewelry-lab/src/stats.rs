@@ -1,7 +1,8 @@
 //! What a simulation measures: the fill histogram (jewels on the board after each placement),
-//! clears, chains and game overs, mergeable across chunks.
+//! clears, chains, game overs, and what the real game adds: points, wild columns, the levels
+//! reached and the columns played at each fall speed; mergeable across chunks.
 
-use magic_jewelry::engine::Turn;
+use magic_jewelry::engine::{Counters, Turn};
 use serde::Serialize;
 use std::time::Duration;
 
@@ -9,6 +10,8 @@ use std::time::Duration;
 pub const FILL_BINS: usize = 91;
 /// Histogram bins for chain lengths (the last bin collects longer ones).
 pub const CHAIN_BINS: usize = 16;
+/// Histogram bins for fall speeds, in frames per row (0-63).
+pub const SPEED_BINS: usize = 64;
 
 /// Totals over one or more games.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -26,9 +29,21 @@ pub struct Stats {
     pub longest_without_clear: u64,
     /// `chains[n]`: locks with n match steps (0: no match).
     pub chains: Vec<u64>,
+    /// Cells removed by matches (a wild column's X's included).
     pub removed: u64,
+    /// Jewels gone without a match (real rules): row -2 at collapses, (3, 0) under a spawn.
+    pub erased: u64,
     pub game_overs: u64,
+    /// Wild columns placed.
     pub wild_columns: u64,
+    /// Points scored (real rules).
+    pub points: u64,
+    /// Games played to their end (a game over, or the end of a run).
+    pub games: u64,
+    /// The most wild columns one game generated: the highest level the game displayed.
+    pub highest_level: u64,
+    /// `speed_columns[n]`: columns that fell at n frames a row.
+    pub speed_columns: Vec<u64>,
     /// Time spent deciding, in nanoseconds.
     pub decision_nanos: u64,
 }
@@ -44,8 +59,13 @@ impl Default for Stats {
             longest_without_clear: 0,
             chains: vec![0; CHAIN_BINS],
             removed: 0,
+            erased: 0,
             game_overs: 0,
             wild_columns: 0,
+            points: 0,
+            games: 0,
+            highest_level: 0,
+            speed_columns: vec![0; SPEED_BINS],
             decision_nanos: 0,
         }
     }
@@ -70,11 +90,45 @@ impl Stats {
         if turn.wild {
             self.wild_columns += 1;
         }
-        let (chains, removed) = turn.outcome.map_or((0, 0), |o| (o.chains, o.removed));
+        self.speed_columns[usize::from(turn.fall_speed).min(SPEED_BINS - 1)] += 1;
+        let outcome = turn.resolution.map(|r| r.outcome);
+        let (chains, removed) = outcome.map_or((0, 0), |o| (o.chains, o.removed));
+        self.erased += outcome.map_or(0, |o| u64::from(o.erased));
+        self.points += turn.points();
         self.record(turn.jewels, chains, removed);
         if turn.lost {
             self.game_overs += 1;
+            self.end_game(turn.displayed_level);
         }
+    }
+
+    /// Records the end of a run: the game still in progress ends here.
+    pub fn record_game_end(&mut self, counters: &Counters) {
+        self.end_game(counters.wild_columns);
+    }
+
+    fn end_game(&mut self, level: u64) {
+        self.games += 1;
+        self.highest_level = self.highest_level.max(level);
+    }
+
+    /// Points per column placed.
+    pub fn points_per_column(&self) -> f64 {
+        if self.columns == 0 {
+            return 0.0;
+        }
+        self.points as f64 / self.columns as f64
+    }
+
+    /// The share of columns that fell at each speed, as (frames per row, share), fastest first.
+    pub fn speed_shares(&self) -> Vec<(u8, f64)> {
+        let total = self.columns.max(1) as f64;
+        self.speed_columns
+            .iter()
+            .enumerate()
+            .filter(|(_, &n)| n > 0)
+            .map(|(speed, &n)| (speed as u8, n as f64 / total))
+            .collect()
     }
 
     /// Mean jewels on the board after a placement.
@@ -120,8 +174,15 @@ impl Stats {
             *a += b;
         }
         self.removed += other.removed;
+        self.erased += other.erased;
         self.game_overs += other.game_overs;
         self.wild_columns += other.wild_columns;
+        self.points += other.points;
+        self.games += other.games;
+        self.highest_level = self.highest_level.max(other.highest_level);
+        for (a, b) in self.speed_columns.iter_mut().zip(&other.speed_columns) {
+            *a += b;
+        }
         self.decision_nanos += other.decision_nanos;
     }
 }

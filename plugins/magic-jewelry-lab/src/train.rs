@@ -9,9 +9,9 @@
 //!
 //! Weights at 0 move by a small absolute step, so extra features can switch on.
 
-use super::runner::{rate, GameConfig};
+use super::runner::{rate, GameArgs, GameConfig};
 use super::{build_strategy, mix_seed, progress_bar, with_threads};
-use anyhow::Context;
+use anyhow::{bail, Context};
 use magic_jewelry::engine::eval::weights::{Weights, WEIGHT_COUNT, WEIGHT_NAMES};
 use magic_jewelry::engine::AnyEvaluator;
 use rand::{Rng, SeedableRng};
@@ -35,12 +35,12 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Method::Hill)]
     pub method: Method,
     /// Outer iterations (a new sequence each).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
     pub iterations: u32,
     /// Shortest and longest sequence.
-    #[arg(long, default_value_t = 20_000)]
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub min_columns: u64,
-    #[arg(long, default_value_t = 40_000)]
+    #[arg(long, default_value_t = 40_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_columns: u64,
     /// Variants rated per round (hill) or samples per iteration (cem).
     #[arg(long, default_value_t = 8)]
@@ -51,11 +51,13 @@ pub struct Args {
     /// Starting weights (default: the published ones).
     #[arg(long)]
     pub from: Option<PathBuf>,
-    /// Where to write the best weights (rewritten after every improvement).
-    #[arg(long, default_value = "weights.json")]
+    /// Where to write the best weights (rewritten after every iteration).
+    #[arg(long)]
     pub out: PathBuf,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    #[command(flatten)]
+    pub game: GameArgs,
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -65,20 +67,28 @@ pub struct Args {
 }
 
 /// Rates weights on one sequence (lower is better).
-fn rating(ai: &str, weights: &Weights, seed: u64, columns: u64) -> anyhow::Result<u64> {
-    let mut strategy = build_strategy(ai, &AnyEvaluator::from(weights))?;
-    Ok(rate(
-        strategy.as_mut(),
-        seed,
-        columns,
-        GameConfig::default(),
-    ))
+fn rating(
+    ai: &str,
+    weights: &Weights,
+    config: GameConfig,
+    seed: u64,
+    columns: u64,
+) -> anyhow::Result<u64> {
+    let evaluation = AnyEvaluator::features_for(weights, config.rules);
+    let mut strategy = build_strategy(ai, &evaluation, config.rules)?;
+    Ok(rate(strategy.as_mut(), seed, columns, config))
 }
 
-fn rate_all(ai: &str, population: &[Weights], seed: u64, columns: u64) -> anyhow::Result<Vec<u64>> {
+fn rate_all(
+    args: &Args,
+    population: &[Weights],
+    seed: u64,
+    columns: u64,
+) -> anyhow::Result<Vec<u64>> {
+    let config = args.game.config();
     population
         .par_iter()
-        .map(|w| rating(ai, w, seed, columns))
+        .map(|w| rating(&args.ai, w, config, seed, columns))
         .collect()
 }
 
@@ -106,11 +116,17 @@ fn describe(w: &Weights) -> String {
 
 /// Trains and returns the best weights found (also written to `args.out`).
 pub fn train(args: &Args) -> anyhow::Result<Weights> {
+    if !(args.step.is_finite() && args.step > 0.0) {
+        bail!("--step must be a positive number, not {}", args.step);
+    }
+    if args.iterations == 0 || args.min_columns == 0 || args.max_columns == 0 {
+        bail!("--iterations, --min-columns and --max-columns must be at least 1");
+    }
     let start = match &args.from {
         Some(path) => Weights::load(path)?,
         None => Weights::PUBLISHED,
     };
-    build_strategy(&args.ai, &AnyEvaluator::from(&start))?;
+    build_strategy(&args.ai, &AnyEvaluator::from(&start), args.game.rules)?;
     let max_columns = args.max_columns.max(args.min_columns);
     let bar = progress_bar(u64::from(args.iterations), !args.quiet, "train");
     let result = with_threads(args.threads, || match args.method {
@@ -137,14 +153,14 @@ fn hill(
     for iteration in 0..args.iterations {
         let columns = rng.random_range(args.min_columns..=max_columns);
         let seed = mix_seed(args.seed, u64::from(iteration) + 1);
-        let mut r = rating(&args.ai, &w, seed, columns)?;
+        let mut r = rating(&args.ai, &w, args.game.config(), seed, columns)?;
         let rounds = rng.random_range(5..=11);
         let before = r;
         for _ in 0..rounds {
             let population: Vec<Weights> = (0..args.population.max(1))
                 .map(|_| variant(&w, args.step, &mut rng))
                 .collect();
-            let ratings = rate_all(&args.ai, &population, seed, columns)?;
+            let ratings = rate_all(args, &population, seed, columns)?;
             if let Some((i, &best)) = ratings.iter().enumerate().min_by_key(|(_, &t)| t) {
                 if best < r {
                     r = best;
@@ -156,7 +172,8 @@ fn hill(
         log(
             bar,
             format!(
-                "iteration {iteration}: {columns} columns, mean jewels {:.4} -> {:.4}; {}",
+                "iteration {iteration} ({} rules): {columns} columns, mean jewels {:.4} -> {:.4}; {}",
+                args.game.rules,
                 before as f64 / columns as f64,
                 r as f64 / columns as f64,
                 describe(&w)
@@ -191,7 +208,7 @@ fn cem(
             }
             samples.push(Weights::from_vector(v));
         }
-        let ratings = rate_all(&args.ai, &samples, seed, columns)?;
+        let ratings = rate_all(args, &samples, seed, columns)?;
         let mut order: Vec<usize> = (0..samples.len()).collect();
         order.sort_by_key(|&i| ratings[i]);
         let top: Vec<[f64; WEIGHT_COUNT]> = order[..elite]
@@ -208,7 +225,8 @@ fn cem(
         best = Weights::from_vector(mean);
         save(args, &best)?;
         log(bar, format!(
-            "iteration {iteration}: {columns} columns, mean jewels: old mean {:.4}, best sample {:.4}; {}",
+            "iteration {iteration} ({} rules): {columns} columns, mean jewels: old mean {:.4}, best sample {:.4}; {}",
+            args.game.rules,
             ratings[0] as f64 / columns as f64,
             ratings[order[0]] as f64 / columns as f64,
             describe(&best)
@@ -238,7 +256,11 @@ fn gaussian(rng: &mut ChaCha8Rng) -> f64 {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let w = train(args)?;
     println!("{}", w.to_json());
-    println!("written to {}", args.out.display());
+    println!(
+        "trained under the {} rules; written to {}",
+        args.game.rules,
+        args.out.display()
+    );
     Ok(())
 }
 
@@ -258,6 +280,7 @@ mod tests {
             from: None,
             out,
             seed: 4,
+            game: GameArgs::default(),
             threads: 2,
             quiet: true,
         }
@@ -288,9 +311,22 @@ mod tests {
     }
 
     #[test]
-    fn missing_start_file_is_an_error() {
-        let mut a = args(Method::Hill, std::env::temp_dir().join("unused.json"));
+    fn bad_options_are_errors() {
+        let out = std::env::temp_dir().join(format!("mj-train-unused-{}.json", std::process::id()));
+        let mut a = args(Method::Hill, out.clone());
         a.from = Some(PathBuf::from("/nonexistent/w.json"));
         assert!(train(&a).is_err());
+        for step in [f64::NAN, 0.0, -0.1, f64::INFINITY] {
+            let a = Args {
+                step,
+                ..args(Method::Hill, out.clone())
+            };
+            let message = train(&a).unwrap_err().to_string();
+            assert!(message.contains("--step"), "{message}");
+        }
+        assert!(
+            !out.exists(),
+            "nothing is written when the options are refused"
+        );
     }
 }

@@ -1,7 +1,8 @@
 //! The game engine: the rules, the evaluation of boards and the search for placements, in three
 //! layers, each using only the ones below it (`docs/architecture.md`):
 //!
-//! 1. [`rules`]: the board, columns, what a lock does, the column generator, a simulated game;
+//! 1. [`rules`]: the board, columns, the rule sets, what a lock does, the game's counters, the
+//!    column generators, a simulated game;
 //! 2. [`eval`]: how good a board is ([`Evaluator`], weighted features, the learned value);
 //! 3. [`search`]: where the buttons can take a column, the input rules, the strategies.
 //!
@@ -17,32 +18,41 @@
 //! // column masked out).
 //! let grid = [[0u8; 6]; 15];
 //! let board = Board::from_grid(&grid).expect("a settled board");
-//! // Where the falling column is and how fast it falls ($56, $57, $59, $5B).
-//! let start = FallState { x: 3, y: 0, fall_timer: 0, fall_speed: 63 };
+//! // Where the falling column is and how fast it falls ($56, $57, $59, $5B, $65): here a
+//! // column that has just spawned at 63 frames a row, nothing held.
+//! let start = FallState::spawn(63);
 //! let mut ai = engine::strategy_by_name("smart", &Weights::PUBLISHED).expect("known name");
 //! let decision = ai
 //!     .decide(&board, Column::new(1, 2, 3), Some(Column::new(4, 5, 6)), start, InputModel::FAST)
 //!     .expect("the column can move");
 //! // Hold decision.timeline.frames[k] on the k-th frame from now, then its finish until it locks.
 //! assert!(decision.x < 6 && decision.arrangement < 3);
-//! // What the lock does (the simulator's rules):
+//! // What the lock does under the real game's rules (`RuleSet::lock` for either rule set):
 //! let mut after = board;
-//! let outcome = engine::lock(&mut after, Column::new(1, 2, 3).rotated(decision.arrangement), decision.x as usize)
+//! let outcome = engine::lock(&mut after, Column::new(1, 2, 3).arranged(decision.arrangement), decision.x as usize)
 //!     .expect("the column fits");
 //! assert!(!outcome.game_over);
 //! ```
 //!
 //! - [`Board::from_grid`] / [`Board::to_grid`]: the 15 x 6 grid as kept in RAM.
 //! - [`strategy_by_name`] (`simple`, `smart`, `deep`) and [`Strategy::decide`]: the chosen
-//!   x, rotations (A/B presses, 0-2), final row and the buttons per frame.
-//! - [`lock`]: locks a column with all consequences and reports a [`LockOutcome`].
+//!   x, arrangement ([`Column::arranged`]: 0-2 rotations, 3-5 a swap first), final row and
+//!   the buttons per frame.
+//! - [`RuleSet`]: the rules a game follows, the real game's (the player's) or the reference
+//!   AI's conditions; [`lock`] / [`RuleSet::lock`] lock a column with all consequences and
+//!   report a [`LockOutcome`]; [`Counters`] add the score, the combo counter, the wild column
+//!   and the level ([`Resolution`]); [`GameGenerator`] is the game's own column generator;
+//!   [`Game`] plays a whole game without the emulator.
 //! - [`reachable`]: every lock result the buttons can reach, with the [`Timeline`] to each.
 //! - [`Weights`]: the evaluation weights (JSON), [`Weights::PUBLISHED`] the reference's,
-//!   [`Weights::trained`] the committed ones trained for `deep` (`weights/README.md`).
+//!   [`Weights::trained`] the committed ones trained for `deep` under the reference's
+//!   conditions (`weights/README.md`).
 //! - [`ValueNetwork`]: a board value learned by temporal-difference learning (an n-tuple
 //!   network over colour-relabelled board patterns, [`eval::value`]).
 //! - [`AnyEvaluator`]: what a strategy scores boards with, weights or a learned value
-//!   ([`strategy_with`]); [`AnyEvaluator::default`] is what the player uses.
+//!   ([`strategy_with`]); [`AnyEvaluator::for_rules`] is each rule set's default evaluation,
+//!   [`AnyEvaluator::default`] the real game's, which the player uses. Strategies follow the
+//!   real rules unless told otherwise ([`Strategy::set_rules`]).
 //! - The input rules and timing model: [`search::input`]. `deep` stops its look-ahead at a time
 //!   budget (1.8 ms by default, [`Strategy::set_budget`]).
 
@@ -51,12 +61,13 @@ pub mod rules;
 pub mod search;
 
 pub use eval::{
-    features, load_evaluator, AnyEvaluator, EvaluationFileError, Evaluator, ValueFileError,
-    ValueNetwork, WeightedFeatures, Weights, WeightsError,
+    features, load_evaluator, load_evaluator_for, AnyEvaluator, ColourOdds, EvaluationFileError,
+    Evaluator, ValueFileError, ValueNetwork, WeightedFeatures, Weights, WeightsError,
 };
 pub use rules::{
-    lock, Board, Column, ColumnGenerator, Game, GridError, LockError, LockOutcome, Turn, COLOURS,
-    EMPTY, LEVEL0_FALL_SPEED, SPAWN_X, SPAWN_Y, WILD,
+    lock, Board, Column, ColumnGenerator, Counters, Game, GameGenerator, GridError, LockError,
+    LockOutcome, Resolution, RuleSet, Turn, UnknownRuleSet, COLOURS, EMPTY, LEVEL0_FALL_SPEED,
+    RULE_SET_NAMES, SPAWN_X, SPAWN_Y, TOP_FALL_SPEED, WILD,
 };
 pub use search::{
     for_each_result, reachable, strategy_by_name, strategy_with, Choice, Decision, Deep,

@@ -3,6 +3,7 @@
 use super::eval::features::completions;
 use super::rules::board::{Board, Column, VISIBLE_ROWS, WIDTH};
 use super::rules::resolve::{lock, matches};
+use super::rules::RuleSet;
 use super::search::input::{FallState, InputModel};
 use super::search::placement::reachable;
 use proptest::prelude::*;
@@ -19,21 +20,36 @@ proptest! {
 
     #[test]
     fn random_locks_keep_boards_well_formed(
-        moves in proptest::collection::vec((column(), 0usize..WIDTH), 1..120)
+        moves in proptest::collection::vec((column(), 0usize..WIDTH), 1..120),
+        real in any::<bool>(),
     ) {
+        let rules = if real { RuleSet::Real } else { RuleSet::Reference };
         let mut board = Board::empty();
         for (column, x) in moves {
             let before = board.jewels();
-            let Ok(outcome) = lock(&mut board, column, x) else { continue };
+            let Ok(outcome) = rules.lock(&mut board, column, x) else { continue };
             prop_assert!(board.is_well_formed(), "{board}");
             // Stable: nothing left to match.
-            prop_assert_eq!(matches(&board), 0);
-            let added = if column.is_wild() { 0 } else { 3 };
-            prop_assert_eq!(board.jewels() + u32::from(outcome.removed), before + added);
+            prop_assert_eq!(matches(&board, rules), 0);
+            // Every jewel is accounted for: the X's count as removed cells.
+            prop_assert_eq!(
+                board.jewels() + u32::from(outcome.removed) + u32::from(outcome.erased),
+                before + 3
+            );
             prop_assert_eq!(outcome.step_counts().iter().map(|&c| u32::from(c)).sum::<u32>(),
                 u32::from(outcome.removed));
-            let hidden = board.hidden_occupied() || board.height(3) >= VISIBLE_ROWS;
-            prop_assert_eq!(outcome.game_over, hidden);
+            let lost = match rules {
+                RuleSet::Reference => board.hidden_occupied() || board.height(3) >= VISIBLE_ROWS,
+                RuleSet::Real => board.heights().iter().any(|&h| usize::from(h) > VISIBLE_ROWS),
+            };
+            prop_assert_eq!(outcome.game_over, lost);
+            if rules == RuleSet::Real && !lost {
+                // The next column has room to spawn, and nothing is left in row -2.
+                prop_assert!(board.height(3) < VISIBLE_ROWS);
+                prop_assert!(board.heights().iter().all(|&h| usize::from(h) <= VISIBLE_ROWS));
+            } else if rules == RuleSet::Reference {
+                prop_assert_eq!(outcome.erased, 0);
+            }
             let round = Board::from_grid(&board.to_grid());
             prop_assert_eq!(round, Ok(board));
             if outcome.game_over {

@@ -5,7 +5,7 @@ use super::weights::{Weights, FEATURE_COUNT};
 use crate::engine::rules::board::{
     Board, CELLS_MASK, COLOURS, STRIDE, VISIBLE_CELLS, VISIBLE_MASK, VISIBLE_ROWS, WIDTH,
 };
-use crate::engine::rules::SPAWN_X;
+use crate::engine::rules::{RuleSet, SPAWN_X};
 
 /// Pair distances counted (0 to 4 cells between the two jewels).
 pub const PAIR_DISTANCES: usize = 5;
@@ -201,18 +201,20 @@ const COMPLETIONS_MAX: f64 = (3 * WIDTH * 2) as f64;
 /// [`pair_counts`]; the few spots they give are then looked at one by one.
 #[cfg(test)]
 pub(crate) fn completions(board: &Board) -> (u32, u32) {
-    completions_from(board, &pair_sources(board))
+    completion_spots(board)
 }
 
 /// [`completions`] for the learned value's completion entry.
 #[inline]
 pub(crate) fn completion_spots(board: &Board) -> (u32, u32) {
-    completions_from(board, &pair_sources(board))
+    let (spots, colours) = completions_from(board, &pair_sources(board));
+    (spots, colours.count_ones())
 }
 
-/// [`completions`] from the board's [`pair_sources`].
+/// Completion spots and the colours that have one (bit `c` for colour `c`), from the board's
+/// [`pair_sources`].
 #[inline(always)]
-fn completions_from(board: &Board, sources: &PairSources) -> (u32, u32) {
+fn completions_from(board: &Board, sources: &PairSources) -> (u32, u8) {
     let mut landing = 0;
     for x in 0..WIDTH {
         landing |= LANDING[x][board.heights[x] as usize];
@@ -247,7 +249,7 @@ fn completions_from(board: &Board, sources: &PairSources) -> (u32, u32) {
             }
         }
     }
-    (spots, colours.count_ones())
+    (spots, colours)
 }
 
 /// Jewels with no jewel of their colour one or two steps away in any of the 8 directions:
@@ -278,10 +280,29 @@ pub(crate) fn buried(board: &Board) -> u32 {
     (occupied & !near).count_ones()
 }
 
-/// The chance that a uniformly random column holds at least one of `colours` of the six.
-fn chance_of_any(colours: u32) -> f64 {
-    let miss = f64::from(u32::from(COLOURS) - colours.min(u32::from(COLOURS))) / f64::from(COLOURS);
-    1.0 - miss * miss * miss
+/// The chance of each jewel colour in a new column (index 1-6), by rule set.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ColourOdds([f64; COLOURS as usize + 1]);
+
+impl ColourOdds {
+    pub fn of(rules: RuleSet) -> Self {
+        let mut odds = [0.0; COLOURS as usize + 1];
+        for colour in 1..=COLOURS {
+            odds[colour as usize] = rules.colour_odds(colour);
+        }
+        Self(odds)
+    }
+
+    /// The chance that a new column holds at least one jewel of the colours in `colours` (bit
+    /// `c` for colour `c`).
+    fn any_of(&self, colours: u8) -> f64 {
+        let hit: f64 = (1..=COLOURS)
+            .filter(|&c| colours >> c & 1 == 1)
+            .map(|c| self.0[c as usize])
+            .sum();
+        let miss = (1.0 - hit).max(0.0);
+        1.0 - miss * miss * miss
+    }
 }
 
 /// Same-colour pairs by distance and direction: bit `p` of `[k][d]` is set when cell `p` and
@@ -315,15 +336,15 @@ fn count_pairs(sources: &PairSources) -> [u32; PAIR_DISTANCES] {
 }
 
 /// The normalised features in [`Weights::to_vector`] order, each in [0, 1] on the visible
-/// playfield (see [`SIGNS`] for which are good).
+/// playfield (see [`SIGNS`] for which are good), with the colour odds of `rules`.
 #[inline]
-pub fn features(board: &Board) -> [f64; FEATURE_COUNT] {
-    features_up_to(board, FEATURE_COUNT)
+pub fn features(board: &Board, rules: RuleSet) -> [f64; FEATURE_COUNT] {
+    features_up_to(board, FEATURE_COUNT, &ColourOdds::of(rules))
 }
 
 /// The first `n` features (the rest 0), sparing the cost of the ones whose weight is 0.
 #[inline]
-fn features_up_to(board: &Board, n: usize) -> [f64; FEATURE_COUNT] {
+fn features_up_to(board: &Board, n: usize, odds: &ColourOdds) -> [f64; FEATURE_COUNT] {
     // Counting bits dominates; the default x86-64 target has no popcnt instruction, so use
     // it when the CPU has it.
     #[cfg(target_arch = "x86_64")]
@@ -331,20 +352,20 @@ fn features_up_to(board: &Board, n: usize) -> [f64; FEATURE_COUNT] {
         if std::arch::is_x86_feature_detected!("popcnt") {
             // SAFETY: the CPU supports popcnt, checked just above.
             #[allow(unsafe_code)]
-            return unsafe { features_popcnt(board, n) };
+            return unsafe { features_popcnt(board, n, odds) };
         }
     }
-    features_portable(board, n)
+    features_portable(board, n, odds)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-fn features_popcnt(board: &Board, n: usize) -> [f64; FEATURE_COUNT] {
-    features_portable(board, n)
+fn features_popcnt(board: &Board, n: usize, odds: &ColourOdds) -> [f64; FEATURE_COUNT] {
+    features_portable(board, n, odds)
 }
 
 #[inline(always)]
-fn features_portable(board: &Board, n: usize) -> [f64; FEATURE_COUNT] {
+fn features_portable(board: &Board, n: usize, odds: &ColourOdds) -> [f64; FEATURE_COUNT] {
     let sources = pair_sources(board);
     let pairs = count_pairs(&sources);
     let mut f = [0.0; FEATURE_COUNT];
@@ -374,7 +395,7 @@ fn features_portable(board: &Board, n: usize) -> [f64; FEATURE_COUNT] {
     if n > COMPLETION_FEATURES {
         let (spots, colours) = completions_from(board, &sources);
         f[10] = (f64::from(spots) / COMPLETIONS_MAX).min(1.0);
-        f[11] = chance_of_any(colours);
+        f[11] = odds.any_of(colours);
         f[12] = f64::from(buried(board)) / VISIBLE_CELLS as f64;
         f[13] = f64::from(unpaired(board, &sources)) / VISIBLE_CELLS as f64;
     }
@@ -398,10 +419,18 @@ pub struct WeightedFeatures {
     used: usize,
     /// Interim-jewels weight per jewel.
     interim: f64,
+    /// The colour odds `clear_chance` weighs the colours with.
+    odds: ColourOdds,
 }
 
 impl WeightedFeatures {
+    /// The weights under the real game's colour odds.
     pub fn new(weights: &Weights) -> Self {
+        Self::for_rules(weights, RuleSet::Real)
+    }
+
+    /// The weights under the colour odds of `rules`.
+    pub fn for_rules(weights: &Weights, rules: RuleSet) -> Self {
         let w = weights.to_vector();
         let mut coefficients = [0.0; FEATURE_COUNT];
         for i in 0..FEATURE_COUNT {
@@ -413,6 +442,7 @@ impl WeightedFeatures {
                 .rfind(|&i| w[i] != 0.0)
                 .map_or(0, |i| i + 1),
             interim: w[FEATURE_COUNT] / VISIBLE_CELLS as f64,
+            odds: ColourOdds::of(rules),
         }
     }
 
@@ -426,7 +456,7 @@ impl WeightedFeatures {
     #[inline]
     pub fn score(&self, board: &Board) -> f64 {
         let n = self.used;
-        let f = features_up_to(board, n);
+        let f = features_up_to(board, n, &self.odds);
         self.coefficients[..n]
             .iter()
             .zip(&f)
@@ -468,9 +498,9 @@ mod tests {
 
     #[test]
     fn features_are_normalised() {
-        let empty = features(&Board::empty());
+        let empty = features(&Board::empty(), RuleSet::Reference);
         assert!(empty.iter().all(|&f| f == 0.0));
-        let f = features(&board("1.....\n1....2"));
+        let f = features(&board("1.....\n1....2"), RuleSet::Reference);
         assert_eq!(f[0], 1.0 / 257.0);
         assert_eq!(f[5], 3.0 / 78.0);
         assert_eq!(f[6], 5.0 / 30.0);
@@ -483,12 +513,28 @@ mod tests {
                 full.push(x, ((x + 2 * i) % 6 + 1) as u8);
             }
         }
-        let f = features(&full);
+        let f = features(&full, RuleSet::Reference);
         assert!(f.iter().all(|&v| (0.0..=1.0).contains(&v)), "{f:?}");
         assert_eq!(f[5], 1.0);
         assert_eq!(f[6], 1.0);
         assert!((f[7] - 1.0).abs() < 1e-12);
         assert_eq!(f[8], 1.0);
+    }
+
+    #[test]
+    fn the_clear_chance_weighs_colours_by_the_rules() {
+        // Two 1s on the floor: a column with a 1 clears them.
+        let ones = board("11....");
+        let twos = board("22....");
+        let uniform = 1.0 - (5.0f64 / 6.0).powi(3);
+        for b in [&ones, &twos] {
+            assert!((features(b, RuleSet::Reference)[11] - uniform).abs() < 1e-12);
+        }
+        assert!((features(&ones, RuleSet::Real)[11] - (1.0 - 0.75f64.powi(3))).abs() < 1e-12);
+        assert!((features(&twos, RuleSet::Real)[11] - (1.0 - 0.875f64.powi(3))).abs() < 1e-12);
+        // Both: 3/8 of the jewels complete a line.
+        let both = board("11.22.");
+        assert!((features(&both, RuleSet::Real)[11] - (1.0 - 0.625f64.powi(3))).abs() < 1e-12);
     }
 
     #[test]

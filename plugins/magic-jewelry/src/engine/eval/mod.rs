@@ -9,11 +9,11 @@ pub mod features;
 pub mod value;
 pub mod weights;
 
-pub use features::{features, WeightedFeatures};
+pub use features::{features, ColourOdds, WeightedFeatures};
 pub use value::{ValueFileError, ValueNetwork};
 pub use weights::{Weights, WeightsError};
 
-use crate::engine::rules::Board;
+use crate::engine::rules::{Board, RuleSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -73,19 +73,31 @@ pub enum AnyEvaluator {
 }
 
 impl AnyEvaluator {
+    /// Weighted features under the real game's colour odds.
     pub fn features(weights: &Weights) -> Self {
-        Self::Features(WeightedFeatures::new(weights))
+        Self::features_for(weights, RuleSet::Real)
+    }
+
+    /// Weighted features under the colour odds of `rules`.
+    pub fn features_for(weights: &Weights, rules: RuleSet) -> Self {
+        Self::Features(WeightedFeatures::for_rules(weights, rules))
     }
 
     pub fn learned(network: Arc<ValueNetwork>) -> Self {
         Self::Learned(network)
     }
+
+    /// The default evaluation of a rule set: the learned value trained under it.
+    pub fn for_rules(rules: RuleSet) -> Self {
+        Self::learned(ValueNetwork::trained_for(rules))
+    }
 }
 
-/// What the player scores boards with unless told otherwise: the committed learned value.
+/// What the player scores boards with unless told otherwise: the learned value trained under
+/// the real game's rules.
 impl Default for AnyEvaluator {
     fn default() -> Self {
-        Self::learned(ValueNetwork::trained())
+        Self::for_rules(RuleSet::Real)
     }
 }
 
@@ -128,11 +140,21 @@ pub enum EvaluationFileError {
     },
     #[error(transparent)]
     Weights(#[from] WeightsError),
+    #[error("{path} is neither a jewelbot value file nor evaluation weights (JSON): {reason}")]
+    Neither { path: String, reason: String },
 }
 
-/// Reads an evaluation file: a learned value file, or weights as JSON. Returns the evaluator
-/// and, for weights, the weights themselves.
+/// Reads an evaluation file for the real game: a learned value file, or weights as JSON.
+/// Returns the evaluator and, for weights, the weights themselves.
 pub fn load_evaluator(path: &Path) -> Result<(AnyEvaluator, Option<Weights>), EvaluationFileError> {
+    load_evaluator_for(path, RuleSet::Real)
+}
+
+/// [`load_evaluator`] under `rules` (weights use its colour odds).
+pub fn load_evaluator_for(
+    path: &Path,
+    rules: RuleSet,
+) -> Result<(AnyEvaluator, Option<Weights>), EvaluationFileError> {
     let bytes = std::fs::read(path).map_err(|source| EvaluationFileError::Read {
         path: path.display().to_string(),
         source,
@@ -145,8 +167,27 @@ pub fn load_evaluator(path: &Path) -> Result<(AnyEvaluator, Option<Weights>), Ev
             })?;
         return Ok((AnyEvaluator::learned(Arc::new(network)), None));
     }
-    let weights = Weights::load(path)?;
-    Ok((AnyEvaluator::from(&weights), Some(weights)))
+    // Weights are JSON text: anything else is neither kind of file.
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        return Err(EvaluationFileError::Neither {
+            path: path.display().to_string(),
+            reason: "binary data without the value file's header".into(),
+        });
+    };
+    if !text.trim_start().starts_with('{') {
+        return Err(EvaluationFileError::Neither {
+            path: path.display().to_string(),
+            reason: "it does not start with a JSON object".into(),
+        });
+    }
+    let weights = Weights::from_json(text).map_err(|e| match e {
+        WeightsError::Parse { source, .. } => WeightsError::Parse {
+            path: path.display().to_string(),
+            source,
+        },
+        other => other,
+    })?;
+    Ok((AnyEvaluator::features_for(&weights, rules), Some(weights)))
 }
 
 #[cfg(test)]
@@ -170,5 +211,45 @@ mod tests {
             features.score(&board),
             WeightedFeatures::new(&Weights::PUBLISHED).score(&board)
         );
+    }
+
+    #[test]
+    fn files_that_are_neither_kind_are_clear_errors() {
+        let dir = std::env::temp_dir().join(format!("mj-eval-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let cases: [(&str, &[u8], &str); 4] = [
+            (
+                "binary.bin",
+                &[0x89, 0x50, 0x4e, 0x47, 0xff, 0x00],
+                "neither",
+            ),
+            ("text.txt", b"adjacent = 1", "neither"),
+            ("broken.json", b"{\"adjacent\": [1, 2]", "not valid"),
+            ("short.jwl", b"JWLVALUE\x01", "value file"),
+        ];
+        for (name, bytes, expected) in cases {
+            let path = dir.join(name);
+            std::fs::write(&path, bytes).unwrap();
+            let message = load_evaluator(&path).unwrap_err().to_string();
+            assert!(message.contains(expected), "{name}: {message}");
+            assert!(message.contains(name), "{name}: {message}");
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn each_rule_set_has_its_default_evaluation() {
+        let board = Board::from_text("12....\n21.3..").unwrap();
+        let real = AnyEvaluator::default();
+        assert_eq!(
+            real.score(&board),
+            AnyEvaluator::for_rules(RuleSet::Real).score(&board)
+        );
+        let reference = AnyEvaluator::for_rules(RuleSet::Reference);
+        assert_eq!(
+            reference.score(&board),
+            Evaluator::score(ValueNetwork::trained().as_ref(), &board)
+        );
+        assert_ne!(real.score(&board), reference.score(&board));
     }
 }

@@ -33,6 +33,10 @@ pub(crate) const CELLS_MASK: u128 = repeat_columns(0x7FFF);
 pub(crate) const VISIBLE_MASK: u128 = repeat_columns(0x1FFF);
 /// Cells in the hidden rows.
 pub(crate) const HIDDEN_MASK: u128 = repeat_columns(0x6000);
+/// Cells in hidden row -1.
+pub(crate) const ROW_MINUS_1_MASK: u128 = repeat_columns(0x2000);
+/// Cells in hidden row -2, the top row: the real game's collapse erases it.
+pub(crate) const ROW_MINUS_2_MASK: u128 = repeat_columns(0x4000);
 
 const fn repeat_columns(column_bits: u128) -> u128 {
     let mut mask = 0;
@@ -352,6 +356,18 @@ impl Board {
             }
         }
         self.heights[x] += 1;
+    }
+
+    /// Takes the top jewel off column `x` (the real game's spawn overwrites it).
+    #[inline]
+    pub(crate) fn pop(&mut self, x: usize) {
+        if let Some(top) = self.heights[x].checked_sub(1) {
+            let keep = !bit(x, top as usize);
+            for plane in &mut self.planes {
+                *plane &= keep;
+            }
+            self.heights[x] = top;
+        }
     }
 
     /// Removes the cells of `removed` and lets everything above them fall.

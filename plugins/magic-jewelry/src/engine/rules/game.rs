@@ -1,51 +1,70 @@
-//! One game played without the emulator: the board, the column sequence, and what placing each
-//! column does. The simulator, the comparison, the trainer and the learner all play through
-//! [`Game::play`], so a rule lands in one place.
+//! One game played without the emulator: the board, the column sequence, the counters, and
+//! what placing each column does. The simulator, the comparison, the trainer and the learner
+//! all play through [`Game::play`], so a rule lands in one place.
 
 use super::board::{Board, Column};
 use super::generator::ColumnGenerator;
-use super::resolve::{lock, LockOutcome};
+use super::rule_set::RuleSet;
+use super::scoring::{Counters, Resolution};
 
-/// A game in progress: after a game over it goes on from an empty board.
+/// A game in progress under a rule set: after a game over, a new game starts from an empty
+/// board (level 0, counters cleared) with the sequence going on.
 #[derive(Debug, Clone)]
 pub struct Game {
+    rules: RuleSet,
     board: Board,
     generator: ColumnGenerator,
     current: Column,
     next: Column,
-    fall_speed: u8,
+    counters: Counters,
 }
 
 /// What placing one column did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Turn {
-    /// What the lock did; `None` when the column could not be placed at all.
-    pub outcome: Option<LockOutcome>,
+    /// The lock and what the counters made of it; `None` when the column could not be placed
+    /// at all.
+    pub resolution: Option<Resolution>,
     /// The column placed was the wild column.
     pub wild: bool,
+    /// Frames per row the column fell at.
+    pub fall_speed: u8,
     /// Jewels on the board after the lock (before a lost board is emptied).
     pub jewels: u32,
     /// The game was lost: the board is empty again for the next game.
     pub lost: bool,
+    /// The level the game displays after the lock (wild columns generated); for a lost game, the
+    /// level it reached.
+    pub displayed_level: u64,
     /// The board held jewels before and is empty now.
     pub emptied: bool,
 }
 
+impl Turn {
+    /// Points the lock scored.
+    pub fn points(&self) -> u64 {
+        self.resolution.map_or(0, |r| r.points)
+    }
+}
+
 impl Game {
-    /// A game from an empty board with the column sequence of `seed`, a wild column after every
-    /// `wild_every` jewels removed (`None`: no wild columns), columns falling a row every
-    /// `fall_speed` frames.
-    pub fn new(seed: u64, wild_every: Option<u32>, fall_speed: u8) -> Self {
-        let mut generator = ColumnGenerator::new(seed, wild_every);
+    /// A game from an empty board with the column sequence of `seed` under `rules`.
+    pub fn new(rules: RuleSet, seed: u64) -> Self {
+        let mut generator = ColumnGenerator::new(rules, seed);
         let current = generator.next_column();
         let next = generator.next_column();
         Self {
+            rules,
             board: Board::empty(),
             generator,
             current,
             next,
-            fall_speed,
+            counters: Counters::default(),
         }
+    }
+
+    pub fn rules(&self) -> RuleSet {
+        self.rules
     }
 
     /// The settled board the current column falls onto.
@@ -58,46 +77,60 @@ impl Game {
         self.current
     }
 
-    /// The column after it, as the game shows it.
+    /// The column after it, as the game shows it (never the wild column).
     pub fn next(&self) -> Column {
         self.next
     }
 
-    /// Frames per row of gravity.
-    pub fn fall_speed(&self) -> u8 {
-        self.fall_speed
+    /// The game's counters: score, jewels, level, combo, cells towards the next wild column.
+    pub fn counters(&self) -> &Counters {
+        &self.counters
     }
 
-    /// Places the current column at column `x` in arrangement `arrangement` (0-2 rotations,
-    /// 3-5 a swap then rotations; `None`: it
-    /// could not move, and the game is lost), resolves everything, starts a new board after a
-    /// game over, and brings on the next column.
+    /// Frames per row the current column falls at.
+    pub fn fall_speed(&self) -> u8 {
+        self.rules.fall_speed(self.counters.level)
+    }
+
+    /// Places the current column with `placement` = (x, presses of A/B), or gives up the game
+    /// with `None`, and brings on the next column: the wild column when one is due (it takes the
+    /// current column's turn; the next column shown stays), otherwise the next one.
     pub fn play(&mut self, placement: Option<(u8, u8)>) -> Turn {
-        let wild = self.current.is_wild();
+        let wild = self.current == Column::WILD;
+        let fall_speed = self.fall_speed();
         let was_empty = self.board.is_empty();
-        let outcome = placement.and_then(|(x, arrangement)| {
-            lock(
-                &mut self.board,
-                self.current.arranged(arrangement),
-                usize::from(x),
-            )
-            .ok()
+        let resolution = placement.and_then(|(x, arrangement)| {
+            self.counters
+                .lock(
+                    self.rules,
+                    &mut self.board,
+                    self.current.arranged(arrangement),
+                    usize::from(x),
+                )
+                .ok()
         });
-        if let Some(outcome) = &outcome {
-            self.generator.removed(u32::from(outcome.removed));
-        }
         let jewels = self.board.jewels();
-        let lost = outcome.is_none_or(|o| o.game_over);
+        let lost = resolution.is_none_or(|r| r.outcome.game_over);
+        let displayed_level = self.counters.wild_columns;
         if lost {
+            // A new game: the setup makes two new columns.
             self.board = Board::empty();
+            self.counters = Counters::default();
+            self.current = self.generator.next_column();
+            self.next = self.generator.next_column();
+        } else if resolution.is_some_and(|r| r.wild_due) {
+            self.current = Column::WILD;
+        } else {
+            self.current = self.next;
+            self.next = self.generator.next_column();
         }
-        self.current = self.next;
-        self.next = self.generator.next_column();
         Turn {
-            outcome,
+            resolution,
             wild,
+            fall_speed,
             jewels,
             lost,
+            displayed_level,
             emptied: !was_empty && self.board.is_empty(),
         }
     }
@@ -108,8 +141,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_lost_game_goes_on_from_an_empty_board() {
-        let mut game = Game::new(3, None, 63);
+    fn a_lost_game_starts_a_new_one() {
+        let mut game = Game::new(RuleSet::Reference, 3);
         let first = game.current();
         let second = game.next();
         let turn = game.play(Some((0, 0)));
@@ -118,7 +151,40 @@ mod tests {
         assert_eq!(game.current(), second);
         assert_eq!(game.board().get(10, 0), first.top());
         let turn = game.play(None);
-        assert!(turn.lost && turn.emptied && turn.outcome.is_none());
+        assert!(turn.lost && turn.emptied && turn.resolution.is_none());
         assert!(game.board().is_empty());
+        assert_ne!(game.current(), second);
+    }
+
+    /// The real game's sequence, the wild column taking the current column's turn after 70
+    /// removed cells, and the speed rising when it lands.
+    #[test]
+    fn real_games_bring_wild_columns_and_speed_up() {
+        let mut game = Game::new(RuleSet::Real, 11);
+        let ColumnGenerator::Game(start) = ColumnGenerator::game(11) else {
+            unreachable!()
+        };
+        let mut replay = start;
+        assert_eq!(game.current(), replay.next_column());
+        assert_eq!(game.next(), replay.next_column());
+        assert_eq!(game.fall_speed(), 63);
+        // A clearing lock with 69 cells counted brings the wild column.
+        game.counters.since_wild = 69;
+        game.board = Board::from_text("..1...\n..1...").unwrap();
+        game.current = Column::new(2, 3, 1);
+        let shown = game.next();
+        let turn = game.play(Some((2, 0)));
+        assert!(!turn.lost && !turn.wild);
+        assert!(turn.resolution.unwrap().wild_due);
+        assert_eq!(game.current(), Column::WILD);
+        // The next column shown stays, and the generator did not step.
+        assert_eq!(game.next(), shown);
+        let turn = game.play(Some((5, 0)));
+        assert!(turn.wild && turn.fall_speed == 63);
+        assert_eq!(turn.resolution.unwrap().level, 1);
+        assert_eq!(game.fall_speed(), 52);
+        assert_eq!(game.current(), shown);
+        assert_eq!(game.counters().wild_columns, 1);
+        assert_eq!(game.next(), replay.next_column());
     }
 }

@@ -1,51 +1,101 @@
-//! The column generator of the simulated game: uniform, independent colours from a seeded stream.
+//! The column sequences: the real game's generator, and the reference's uniform, independent
+//! colours. Both start from a seed, so runs repeat exactly and seeds give independent runs.
 //!
-//! With wild columns on, each time the jewels removed since the last wild column reach the
-//! threshold (the game's real threshold is not documented), the next column generated is
-//! wild; it is inserted, so the coloured columns keep the same sequence.
+//! Wild columns are not made here: the game decides on one after a lock, from the cells removed
+//! (see [`super::game::Game`]), without stepping the generator.
 
 use super::board::{Column, COLOURS};
+use super::rule_set::RuleSet;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Default jewels removed between two wild columns.
-pub const DEFAULT_WILD_EVERY: u32 = 100;
-
-/// Seeded columns.
-#[derive(Debug, Clone)]
-pub struct ColumnGenerator {
-    rng: ChaCha8Rng,
-    wild_every: Option<u32>,
-    removed: u32,
+/// The real game's column generator: a 16-bit linear congruential generator
+/// (S ← 25173·S + 13849 mod 65536, the state at $44/$45) stepped once per jewel, the colour
+/// read from bits 8-10 with 0 read as 1 and 7 as 5; a column is made bottom jewel first.
+///
+/// The colours depend on S mod 2048 only, so every game reads the same cycle of 2,048 jewels
+/// (2,048 columns) from some offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameGenerator {
+    state: u16,
 }
 
-impl ColumnGenerator {
-    pub fn new(seed: u64, wild_every: Option<u32>) -> Self {
-        Self {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-            wild_every: wild_every.filter(|&n| n > 0),
-            removed: 0,
+impl GameGenerator {
+    /// The state after an all-zero power-on.
+    pub const POWER_ON_STATE: u16 = 0xADAD;
+
+    pub const fn new(state: u16) -> Self {
+        Self { state }
+    }
+
+    /// The state as the game keeps it ($44 low, $45 high).
+    pub const fn state(self) -> u16 {
+        self.state
+    }
+
+    /// Steps the generator and returns the jewel colour it gives.
+    #[inline]
+    pub fn next_jewel(&mut self) -> u8 {
+        self.state = self.state.wrapping_mul(25173).wrapping_add(13849);
+        match (self.state >> 8) & 7 {
+            0 => 1,
+            7 => 5,
+            v => v as u8,
         }
     }
 
-    /// Counts jewels removed towards the next wild column.
-    pub fn removed(&mut self, jewels: u32) {
-        self.removed = self.removed.saturating_add(jewels);
+    /// The next column: bottom, then middle, then top.
+    pub fn next_column(&mut self) -> Column {
+        let bottom = self.next_jewel();
+        let middle = self.next_jewel();
+        let top = self.next_jewel();
+        Column::new(top, middle, bottom)
+    }
+}
+
+/// Seeded columns under a rule set.
+#[derive(Debug, Clone)]
+pub enum ColumnGenerator {
+    /// Uniform, independent colours (the reference's conditions); boxed, being 40 times the
+    /// size of the game's state.
+    Uniform(Box<ChaCha8Rng>),
+    /// The real game's generator.
+    Game(GameGenerator),
+}
+
+impl ColumnGenerator {
+    /// The sequence of `seed` under `rules`.
+    pub fn new(rules: RuleSet, seed: u64) -> Self {
+        match rules {
+            RuleSet::Reference => Self::uniform(seed),
+            RuleSet::Real => Self::game(seed),
+        }
+    }
+
+    /// Uniform, independent colours.
+    pub fn uniform(seed: u64) -> Self {
+        Self::Uniform(Box::new(ChaCha8Rng::seed_from_u64(seed)))
+    }
+
+    /// The game's generator from a state drawn from `seed`, as the game seeds it from what RAM
+    /// holds at a reset.
+    pub fn game(seed: u64) -> Self {
+        let state = ChaCha8Rng::seed_from_u64(seed).random::<u16>();
+        Self::Game(GameGenerator::new(state))
     }
 
     /// The next column.
     pub fn next_column(&mut self) -> Column {
-        if let Some(every) = self.wild_every {
-            if self.removed >= every {
-                self.removed -= every;
-                return Column::WILD;
+        match self {
+            Self::Uniform(rng) => {
+                let mut jewels = [0; 3];
+                for j in &mut jewels {
+                    *j = rng.random_range(1..=COLOURS);
+                }
+                Column(jewels)
             }
+            Self::Game(generator) => generator.next_column(),
         }
-        let mut jewels = [0; 3];
-        for j in &mut jewels {
-            *j = self.rng.random_range(1..=COLOURS);
-        }
-        Column(jewels)
     }
 }
 
@@ -54,9 +104,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn seeded_and_uniform() {
-        let mut a = ColumnGenerator::new(7, None);
-        let mut b = ColumnGenerator::new(7, None);
+    fn uniform_is_seeded_and_uniform() {
+        let mut a = ColumnGenerator::uniform(7);
+        let mut b = ColumnGenerator::uniform(7);
         let mut counts = [0u32; 7];
         for _ in 0..6000 {
             let c = a.next_column();
@@ -70,22 +120,55 @@ mod tests {
             counts[1..].iter().all(|&n| (2700..3300).contains(&n)),
             "{counts:?}"
         );
-        // Pinned so a change of generator is noticed.
+        // Pinned: the reference's sequences are the ones every earlier figure was measured on.
+        assert_eq!(ColumnGenerator::uniform(1).next_column(), Column([4, 3, 6]));
+    }
+
+    /// The first columns after an all-zero power-on, as the game shows them (top, middle,
+    /// bottom).
+    #[test]
+    fn the_game_after_power_on() {
+        let mut generator = GameGenerator::new(GameGenerator::POWER_ON_STATE);
+        let columns: Vec<Column> = (0..5).map(|_| generator.next_column()).collect();
         assert_eq!(
-            ColumnGenerator::new(1, None).next_column(),
-            Column([4, 3, 6])
+            columns,
+            [
+                Column::new(5, 1, 2),
+                Column::new(2, 4, 3),
+                Column::new(3, 2, 1),
+                Column::new(4, 4, 1),
+                Column::new(1, 2, 4),
+            ]
         );
     }
 
+    /// Red and blue twice as often as the others, and one fixed cycle of 2,048 jewels.
     #[test]
-    fn wild_after_threshold_without_shifting_colours() {
-        let mut plain = ColumnGenerator::new(3, None);
-        let mut wild = ColumnGenerator::new(3, Some(10));
-        assert_eq!(wild.next_column(), plain.next_column());
-        wild.removed(12);
-        assert_eq!(wild.next_column(), Column::WILD);
-        assert_eq!(wild.next_column(), plain.next_column());
-        wild.removed(7);
-        assert_ne!(wild.next_column(), Column::WILD);
+    fn the_game_odds_and_cycle() {
+        let mut generator = GameGenerator::new(0x1234);
+        let first: Vec<u8> = (0..2048).map(|_| generator.next_jewel()).collect();
+        let mut counts = [0u32; 7];
+        for &j in &first {
+            counts[j as usize] += 1;
+        }
+        assert_eq!(counts, [0, 512, 256, 256, 256, 512, 256]);
+        let again: Vec<u8> = (0..2048).map(|_| generator.next_jewel()).collect();
+        assert_eq!(first, again);
+    }
+
+    #[test]
+    fn seeds_start_the_game_generator_at_different_states() {
+        let states: std::collections::HashSet<u16> = (0..64)
+            .map(|seed| match ColumnGenerator::game(seed) {
+                ColumnGenerator::Game(g) => g.state(),
+                ColumnGenerator::Uniform(_) => unreachable!(),
+            })
+            .collect();
+        assert!(states.len() > 60);
+        let mut a = ColumnGenerator::new(RuleSet::Real, 5);
+        let mut b = ColumnGenerator::new(RuleSet::Real, 5);
+        for _ in 0..100 {
+            assert_eq!(a.next_column(), b.next_column());
+        }
     }
 }

@@ -3,6 +3,7 @@
 //! the file is small.
 
 use super::{ValueNetwork, ENTRIES};
+use crate::engine::rules::RuleSet;
 use flate2::read::ZlibDecoder;
 use flate2::write::ZlibEncoder;
 use flate2::Compression;
@@ -40,11 +41,31 @@ pub enum ValueFileError {
     Damaged(String),
 }
 
-/// The committed network (`weights/learned.jwl`, see `weights/README.md`).
+/// The committed network learned under the reference's conditions (`weights/learned.jwl`, see
+/// `weights/README.md`).
 const TRAINED: &[u8] = include_bytes!("../../../../weights/learned.jwl");
+/// The committed network learned under the real game's rules (`weights/learned-real.jwl`).
+const TRAINED_REAL: &[u8] = include_bytes!("../../../../weights/learned-real.jwl");
 
 impl ValueNetwork {
-    /// The committed network, decoded once and shared.
+    /// The committed network trained under `rules`, decoded once and shared.
+    pub fn trained_for(rules: RuleSet) -> Arc<Self> {
+        static TRAINED_REAL_NETWORK: OnceLock<Arc<ValueNetwork>> = OnceLock::new();
+        match rules {
+            RuleSet::Reference => Self::trained(),
+            RuleSet::Real => TRAINED_REAL_NETWORK
+                .get_or_init(|| {
+                    // A build-time file, checked by a test.
+                    Arc::new(
+                        Self::from_bytes(TRAINED_REAL).expect("weights/learned-real.jwl decodes"),
+                    )
+                })
+                .clone(),
+        }
+    }
+
+    /// The committed network trained under the reference's conditions (`weights/learned.jwl`),
+    /// decoded once and shared.
     pub fn trained() -> Arc<Self> {
         static TRAINED_NETWORK: OnceLock<Arc<ValueNetwork>> = OnceLock::new();
         TRAINED_NETWORK
@@ -164,13 +185,17 @@ mod tests {
     }
 
     #[test]
-    fn committed_network_decodes_and_has_learned() {
-        let net = ValueNetwork::trained();
-        assert!(net.entries_set() > 100_000, "{net:?}");
-        // A 1 dropped in the gap clears the row; three colours far apart clear nothing.
-        let paired = Board::from_text("11.1..").unwrap();
-        let scattered = Board::from_text("1.2.3.").unwrap();
-        assert!(net.value(&paired) < net.value(&scattered));
+    fn committed_networks_decode_and_have_learned() {
+        for rules in RuleSet::ALL {
+            let net = ValueNetwork::trained_for(rules);
+            assert!(net.entries_set() > 100_000, "{rules}: {net:?}");
+            // A 1 dropped in the gap clears the row; three colours far apart clear nothing.
+            let paired = Board::from_text("11.1..").unwrap();
+            let scattered = Board::from_text("1.2.3.").unwrap();
+            assert!(net.value(&paired) < net.value(&scattered), "{rules}");
+        }
+        assert!(ValueNetwork::trained() == ValueNetwork::trained_for(RuleSet::Reference));
+        assert!(ValueNetwork::trained_for(RuleSet::Real) != ValueNetwork::trained());
     }
 
     #[test]

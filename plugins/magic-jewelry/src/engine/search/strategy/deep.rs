@@ -1,9 +1,11 @@
 //! `deep`: the smart search, then, for the best few boards it finds, the expected best board
-//! after one more column whose colours are not known yet (sampled uniformly).
+//! after one more column whose colours are not known yet, weighed by the rule set's colour
+//! odds (uniform for the reference; red and blue twice as likely in the real game).
 
 use super::{for_each_result, next_spawn, Choice, Strategy, LOSS};
 use crate::engine::eval::{AnyEvaluator, Evaluator};
 use crate::engine::rules::board::{Board, Column, COLOURS};
+use crate::engine::rules::RuleSet;
 use crate::engine::search::input::{FallState, InputModel};
 use crate::engine::search::placement::{reachable, Placement, MAX_PLACEMENTS};
 use rand::{Rng, SeedableRng};
@@ -18,9 +20,10 @@ pub struct DeepConfig {
     /// At most this many of those boards share the same first placement, so the look-ahead
     /// compares different moves rather than variations of one.
     pub per_first: usize,
-    /// Colour triples sampled for the column after next (the same ones for every candidate,
-    /// so the comparison between candidates is fair); `None`: every triple, each rotation
-    /// class once with its weight (a column and its rotations reach the same boards).
+    /// Colour triples sampled for the column after next by the colour odds (the same ones for
+    /// every candidate, so the comparison between candidates is fair); `None`: every triple,
+    /// each rotation class once with its probability (a column and its rotations reach the same
+    /// boards).
     pub samples: Option<usize>,
     /// Look ahead at no more candidates than fit in this time, judged by the last look-ahead
     /// (the best static candidate is always looked at). `None`: no limit, results depend
@@ -60,14 +63,15 @@ struct Candidate {
 pub struct Deep<E = AnyEvaluator> {
     evaluator: E,
     config: DeepConfig,
+    rules: RuleSet,
     rng: ChaCha8Rng,
     pool: Vec<Candidate>,
     /// The columns after next looked at, with their weights (summing to 1).
     triples: Vec<(Column, f64)>,
 }
 
-/// Every colour triple up to rotation, weighted by how many triples it stands for.
-fn rotation_classes() -> Vec<(Column, f64)> {
+/// Every colour triple up to rotation, weighted by the chance of the triples it stands for.
+fn rotation_classes(rules: RuleSet) -> Vec<(Column, f64)> {
     let mut classes = Vec::new();
     let colours = 1..=COLOURS;
     for a in colours.clone() {
@@ -78,8 +82,10 @@ fn rotation_classes() -> Vec<(Column, f64)> {
                 if (1..3).any(|r| column.rotated(r).0 < column.0) {
                     continue;
                 }
+                // Every rotation of a triple is as likely as the triple itself.
                 let size = column.distinct_rotations().count_ones();
-                classes.push((column, f64::from(size) / f64::from(COLOURS).powi(3)));
+                let chance: f64 = column.0.iter().map(|&c| rules.colour_odds(c)).product();
+                classes.push((column, f64::from(size) * chance));
             }
         }
     }
@@ -87,14 +93,20 @@ fn rotation_classes() -> Vec<(Column, f64)> {
 }
 
 impl<E: Evaluator> Deep<E> {
+    /// Under the real game's rules.
     pub fn new(evaluator: E, config: DeepConfig) -> Self {
+        Self::for_rules(evaluator, config, RuleSet::Real)
+    }
+
+    pub fn for_rules(evaluator: E, config: DeepConfig, rules: RuleSet) -> Self {
         Self {
             evaluator,
             config,
+            rules,
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             pool: Vec::with_capacity(400),
             triples: match config.samples {
-                None => rotation_classes(),
+                None => rotation_classes(rules),
                 Some(n) => Vec::with_capacity(n),
             },
         }
@@ -102,6 +114,24 @@ impl<E: Evaluator> Deep<E> {
 
     pub fn config(&self) -> DeepConfig {
         self.config
+    }
+
+    /// One jewel drawn by the colour odds.
+    fn sample_colour(&mut self) -> u8 {
+        match self.rules {
+            // Uniform draws keep the reference's sampler as it was measured.
+            RuleSet::Reference => self.rng.random_range(1..=COLOURS),
+            RuleSet::Real => {
+                let mut u: f64 = self.rng.random();
+                for colour in 1..COLOURS {
+                    u -= self.rules.colour_odds(colour);
+                    if u < 0.0 {
+                        return colour;
+                    }
+                }
+                COLOURS
+            }
+        }
     }
 
     /// Mean over the sampled triples of the best board after placing it.
@@ -113,11 +143,17 @@ impl<E: Evaluator> Deep<E> {
         let mut total = 0.0;
         for &(triple, weight) in &self.triples {
             let mut best = LOSS;
-            for_each_result(board, triple, &placements, |_, after, outcome| {
-                if !outcome.game_over {
-                    best = best.max(self.evaluator.score(after));
-                }
-            });
+            for_each_result(
+                self.rules,
+                board,
+                triple,
+                &placements,
+                |_, after, outcome| {
+                    if !outcome.game_over {
+                        best = best.max(self.evaluator.score(after));
+                    }
+                },
+            );
             total += weight * best;
         }
         total
@@ -133,6 +169,13 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
         self.config.budget = budget;
     }
 
+    fn set_rules(&mut self, rules: RuleSet) {
+        self.rules = rules;
+        if self.config.samples.is_none() {
+            self.triples = rotation_classes(rules);
+        }
+    }
+
     fn choose(
         &mut self,
         board: &Board,
@@ -143,12 +186,13 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
     ) -> Option<Choice> {
         let began = Instant::now();
         let placements = reachable(board, start, input);
-        let spawn = next_spawn(start);
+        let rules = self.rules;
+        let spawn = next_spawn(rules, start, current);
         let evaluator = &self.evaluator;
         let pool = &mut self.pool;
         pool.clear();
         let mut fallback: Option<Choice> = None;
-        for_each_result(board, current, &placements, |p, after, outcome| {
+        for_each_result(rules, board, current, &placements, |p, after, outcome| {
             if outcome.game_over {
                 fallback.get_or_insert(Choice {
                     x: p.x,
@@ -171,7 +215,7 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
             let second = reachable(after, spawn, input);
             let before = pool.len();
             let first_cost = evaluator.interim_cost(after);
-            for_each_result(after, next, &second, |_, last, outcome| {
+            for_each_result(rules, after, next, &second, |_, last, outcome| {
                 if !outcome.game_over {
                     pool.push(Candidate {
                         first: *p,
@@ -217,14 +261,11 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
             let samples = samples.max(1);
             self.triples.clear();
             for _ in 0..samples {
-                let mut jewels = [0u8; 3];
-                for j in &mut jewels {
-                    *j = self.rng.random_range(1..=COLOURS);
-                }
+                let jewels = [(); 3].map(|()| self.sample_colour());
                 self.triples.push((Column(jewels), 1.0 / samples as f64));
             }
         }
-        let after_next = next_spawn(start);
+        let after_next = spawn;
         let mut best: Option<Choice> = None;
         // The time the last look-ahead took: the next one is not started unless it would
         // likely end within the budget.
@@ -268,7 +309,7 @@ mod tests {
 
     #[test]
     fn rotation_classes_cover_every_triple_once() {
-        let classes = rotation_classes();
+        let classes = rotation_classes(RuleSet::Reference);
         // 6 single-colour columns, and the other 210 triples in classes of 3.
         assert_eq!(classes.len(), 6 + 210 / 3);
         let total: f64 = classes.iter().map(|(_, w)| w).sum();
@@ -277,17 +318,20 @@ mod tests {
         for (column, weight) in &classes {
             let rotations = [*column, column.cycled(), column.cycled().cycled()];
             let distinct: std::collections::HashSet<_> = rotations.iter().map(|r| r.0).collect();
-            assert_eq!(*weight * 216.0, distinct.len() as f64);
+            assert!((*weight * 216.0 - distinct.len() as f64).abs() < 1e-9);
             for r in distinct {
                 assert!(covered.insert(r), "{r:?} in two classes");
             }
         }
         assert_eq!(covered.len(), 216);
+        let real: f64 = rotation_classes(RuleSet::Real).iter().map(|(_, w)| w).sum();
+        assert!((real - 1.0).abs() < 1e-12);
     }
 
-    /// The expectation over every triple equals the plain mean over all 216.
+    /// The expectation over every triple equals the mean over all 216, each weighed by its
+    /// chance under the rules.
     #[test]
-    fn exact_expectation_is_the_mean_over_all_triples() {
+    fn exact_expectation_is_the_weighted_mean_over_all_triples() {
         let board = Board::from_text("1.....\n12.3..\n211323").unwrap();
         let net = crate::engine::ValueNetwork::trained();
         let evaluator = AnyEvaluator::learned(net);
@@ -296,19 +340,46 @@ mod tests {
             budget: None,
             ..DeepConfig::default()
         };
-        let deep = Deep::new(evaluator.clone(), config);
         let start = FallState::spawn(LEVEL0_FALL_SPEED);
-        let exact = deep.expectation(&board, start, InputModel::FAST);
-        let mut total = 0.0;
-        for a in 1..=COLOURS {
-            for b in 1..=COLOURS {
-                for c in 1..=COLOURS {
-                    let column = Column([a, b, c]);
-                    total += best_static(&evaluator, &board, column, start, InputModel::FAST);
+        let mut expectations = Vec::new();
+        for rules in RuleSet::ALL {
+            let deep = Deep::for_rules(evaluator.clone(), config, rules);
+            let exact = deep.expectation(&board, start, InputModel::FAST);
+            let mut total = 0.0;
+            for a in 1..=COLOURS {
+                for b in 1..=COLOURS {
+                    for c in 1..=COLOURS {
+                        let column = Column([a, b, c]);
+                        let chance: f64 = column.0.iter().map(|&j| rules.colour_odds(j)).product();
+                        let best =
+                            best_static(rules, &evaluator, &board, column, start, InputModel::FAST);
+                        total += chance * best;
+                    }
                 }
             }
+            assert!(
+                (exact - total).abs() < 1e-9,
+                "{rules}: {exact} against {total}"
+            );
+            expectations.push(exact);
         }
-        let plain = total / 216.0;
-        assert!((exact - plain).abs() < 1e-9, "{exact} against {plain}");
+        // The 1s on this board are worth more when 1s come twice as often.
+        assert_ne!(expectations[0], expectations[1]);
+    }
+
+    #[test]
+    fn real_samples_follow_the_real_odds() {
+        let mut deep = Deep::new(AnyEvaluator::default(), DeepConfig::default());
+        let mut counts = [0u32; 7];
+        for _ in 0..80_000 {
+            counts[deep.sample_colour() as usize] += 1;
+        }
+        // 20,000 expected for red and blue, 10,000 for the others.
+        for (colour, &n) in counts.iter().enumerate().skip(1) {
+            let expected = 80_000.0 * RuleSet::Real.colour_odds(colour as u8);
+            assert!((f64::from(n) - expected).abs() < 600.0, "{counts:?}");
+        }
+        deep.set_rules(RuleSet::Reference);
+        assert_eq!(deep.rules, RuleSet::Reference);
     }
 }

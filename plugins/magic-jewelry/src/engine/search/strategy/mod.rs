@@ -14,6 +14,7 @@ use crate::engine::eval::weights::Weights;
 use crate::engine::eval::{AnyEvaluator, Evaluator};
 use crate::engine::rules::board::{Board, Column};
 use crate::engine::rules::resolve::{lock_unchecked, LockOutcome};
+use crate::engine::rules::RuleSet;
 use std::time::{Duration, Instant};
 
 /// Score of a board where the game is lost: below anything an evaluation returns.
@@ -68,6 +69,10 @@ pub trait Strategy: Send {
     /// Limits the time of one decision, for strategies that can stop early (`None`: no limit,
     /// results depend only on the inputs).
     fn set_budget(&mut self, _budget: Option<Duration>) {}
+
+    /// Plays by `rules`: how locks resolve, the odds of the columns not yet shown, and the speed
+    /// after a wild column. Strategies start with the real game's rules, the player's.
+    fn set_rules(&mut self, rules: RuleSet);
 
     /// [`Strategy::choose`] with the input path and the time it took.
     fn decide(
@@ -151,10 +156,11 @@ pub fn strategy_with<E: Evaluator + Send + 'static>(
 }
 
 /// Calls `visit` for every placement of `column` that gives a distinct board (arrangements
-/// that repeat another's jewels at the same x are skipped), with the board after the lock.
-/// `placements` must be reachable on `board` (from [`reachable`]).
+/// that repeat another's jewels at the same x are skipped), with the board after the lock under
+/// `rules`. `placements` must be reachable on `board` (from [`reachable`]).
 #[inline]
 pub fn for_each_result(
+    rules: RuleSet,
     board: &Board,
     column: Column,
     placements: &Placements,
@@ -175,7 +181,7 @@ pub fn for_each_result(
         }
         seen |= bit;
         let mut after = *board;
-        let outcome = lock_unchecked(&mut after, jewels, p.x as usize);
+        let outcome = lock_unchecked(rules, &mut after, jewels, p.x as usize);
         visit(p, &after, &outcome);
     }
 }
@@ -184,6 +190,7 @@ pub fn for_each_result(
 /// every one loses).
 #[inline]
 pub(crate) fn best_static(
+    rules: RuleSet,
     evaluator: &impl Evaluator,
     board: &Board,
     column: Column,
@@ -192,7 +199,7 @@ pub(crate) fn best_static(
 ) -> f64 {
     let placements = reachable(board, start, input);
     let mut best = LOSS;
-    for_each_result(board, column, &placements, |_, after, outcome| {
+    for_each_result(rules, board, column, &placements, |_, after, outcome| {
         if !outcome.game_over {
             best = best.max(evaluator.score(after));
         }
@@ -200,9 +207,15 @@ pub(crate) fn best_static(
     best
 }
 
-/// The state of the column after the current one when it spawns.
-pub(crate) fn next_spawn(start: FallState) -> FallState {
-    FallState::spawn(start.speed)
+/// The spawn state of the columns after `current`: the same speed, or after a wild column the
+/// next level's (the fastest it can be, the level not being known).
+pub(crate) fn next_spawn(rules: RuleSet, start: FallState, current: Column) -> FallState {
+    let speed = if current.is_wild() {
+        rules.speed_after_wild(start.speed)
+    } else {
+        start.speed
+    };
+    FallState::spawn(speed)
 }
 
 #[cfg(test)]
@@ -265,6 +278,46 @@ mod tests {
             assert_eq!(d.y, 12);
             assert!(!d.timeline.frames.is_empty());
         }
+    }
+
+    #[test]
+    fn the_rules_decide_what_a_full_spawn_cell_costs() {
+        // Column 3 at 10 jewels: a column locked on it fills row 0 of the spawn column. The
+        // reference's game is then lost; the real game spawns the next column over it.
+        let text = "1.....\n2.....\n1.....\n2.....\n1.....\n2.....\n1.....\n2.....\n1.....\n2.....";
+        let text = text.replace("1.....", "...1..").replace("2.....", "...2..");
+        let board = Board::from_text(&text).unwrap();
+        let placements = reachable(&board, FallState::spawn(8), InputModel::FAST);
+        let lost = RuleSet::ALL.map(|rules| {
+            let mut lost = Vec::new();
+            for_each_result(
+                rules,
+                &board,
+                Column::new(4, 5, 6),
+                &placements,
+                |p, after, o| {
+                    if o.game_over {
+                        lost.push((p.x, after.height(3)));
+                    }
+                },
+            );
+            lost
+        });
+        assert_eq!(lost, [vec![(3, 13); 3], vec![]]);
+    }
+
+    #[test]
+    fn after_a_wild_column_the_next_spawn_is_faster() {
+        let start = FallState::spawn(63);
+        assert_eq!(next_spawn(RuleSet::Real, start, Column::WILD).speed, 52);
+        assert_eq!(
+            next_spawn(RuleSet::Real, start, Column::new(1, 2, 3)).speed,
+            63
+        );
+        assert_eq!(
+            next_spawn(RuleSet::Reference, start, Column::WILD).speed,
+            63
+        );
     }
 
     #[test]

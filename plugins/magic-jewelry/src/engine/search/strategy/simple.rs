@@ -3,6 +3,7 @@
 use super::{for_each_result, Choice, Strategy, LOSS};
 use crate::engine::eval::{AnyEvaluator, Evaluator};
 use crate::engine::rules::board::{Board, Column};
+use crate::engine::rules::RuleSet;
 use crate::engine::search::input::{FallState, InputModel};
 use crate::engine::search::placement::reachable;
 
@@ -10,17 +11,27 @@ use crate::engine::search::placement::reachable;
 #[derive(Debug, Clone)]
 pub struct Simple<E = AnyEvaluator> {
     evaluator: E,
+    rules: RuleSet,
 }
 
 impl<E: Evaluator> Simple<E> {
+    /// Under the real game's rules.
     pub fn new(evaluator: E) -> Self {
-        Self { evaluator }
+        Self::for_rules(evaluator, RuleSet::Real)
+    }
+
+    pub fn for_rules(evaluator: E, rules: RuleSet) -> Self {
+        Self { evaluator, rules }
     }
 }
 
 impl<E: Evaluator + Send> Strategy for Simple<E> {
     fn name(&self) -> &'static str {
         "simple"
+    }
+
+    fn set_rules(&mut self, rules: RuleSet) {
+        self.rules = rules;
     }
 
     fn choose(
@@ -33,21 +44,27 @@ impl<E: Evaluator + Send> Strategy for Simple<E> {
     ) -> Option<Choice> {
         let placements = reachable(board, start, input);
         let mut best: Option<Choice> = None;
-        for_each_result(board, current, &placements, |p, after, outcome| {
-            let score = if outcome.game_over {
-                2.0 * LOSS
-            } else {
-                self.evaluator.score(after)
-            };
-            if best.is_none_or(|b| score > b.score) {
-                best = Some(Choice {
-                    x: p.x,
-                    arrangement: p.arrangement,
-                    y: p.y,
-                    score,
-                });
-            }
-        });
+        for_each_result(
+            self.rules,
+            board,
+            current,
+            &placements,
+            |p, after, outcome| {
+                let score = if outcome.game_over {
+                    2.0 * LOSS
+                } else {
+                    self.evaluator.score(after)
+                };
+                if best.is_none_or(|b| score > b.score) {
+                    best = Some(Choice {
+                        x: p.x,
+                        arrangement: p.arrangement,
+                        y: p.y,
+                        score,
+                    });
+                }
+            },
+        );
         best
     }
 }

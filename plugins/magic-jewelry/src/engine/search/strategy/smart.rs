@@ -3,6 +3,7 @@
 use super::{best_static, for_each_result, next_spawn, Choice, Strategy, LOSS};
 use crate::engine::eval::{AnyEvaluator, Evaluator};
 use crate::engine::rules::board::{Board, Column};
+use crate::engine::rules::RuleSet;
 use crate::engine::search::input::{FallState, InputModel};
 use crate::engine::search::placement::reachable;
 
@@ -10,17 +11,27 @@ use crate::engine::search::placement::reachable;
 #[derive(Debug, Clone)]
 pub struct Smart<E = AnyEvaluator> {
     evaluator: E,
+    rules: RuleSet,
 }
 
 impl<E: Evaluator> Smart<E> {
+    /// Under the real game's rules.
     pub fn new(evaluator: E) -> Self {
-        Self { evaluator }
+        Self::for_rules(evaluator, RuleSet::Real)
+    }
+
+    pub fn for_rules(evaluator: E, rules: RuleSet) -> Self {
+        Self { evaluator, rules }
     }
 }
 
 impl<E: Evaluator + Send> Strategy for Smart<E> {
     fn name(&self) -> &'static str {
         "smart"
+    }
+
+    fn set_rules(&mut self, rules: RuleSet) {
+        self.rules = rules;
     }
 
     fn choose(
@@ -32,16 +43,17 @@ impl<E: Evaluator + Send> Strategy for Smart<E> {
         input: InputModel,
     ) -> Option<Choice> {
         let placements = reachable(board, start, input);
-        let spawn = next_spawn(start);
+        let rules = self.rules;
+        let spawn = next_spawn(rules, start, current);
         let evaluator = &self.evaluator;
         let mut best: Option<Choice> = None;
-        for_each_result(board, current, &placements, |p, after, outcome| {
+        for_each_result(rules, board, current, &placements, |p, after, outcome| {
             let score = if outcome.game_over {
                 2.0 * LOSS
             } else {
                 match next {
                     Some(next) => {
-                        let second = best_static(evaluator, after, next, spawn, input);
+                        let second = best_static(rules, evaluator, after, next, spawn, input);
                         if second <= LOSS {
                             // The next column loses everywhere: still prefer the better board.
                             LOSS + evaluator.score(after)
