@@ -125,6 +125,10 @@ pub struct RunArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Print the plug-ins' notes with their frames: for the Magic Jewelry plug-in, why each
+    /// placement won over the runner-up (in the JSON summary: `notes`).
+    #[arg(long)]
+    pub explain: bool,
 }
 
 #[derive(Debug, Args)]

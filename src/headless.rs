@@ -1,5 +1,6 @@
 //! Runs a session without a window, as fast as the emulator goes, and summarises it.
 
+use crate::plugin_host::Note;
 use crate::session::{Session, SessionError};
 use jewelbot_plugin::{Stat, StatValue};
 use serde::Serialize;
@@ -18,6 +19,10 @@ pub struct Summary {
     /// Plug-in statistics by plug-in name, then key.
     pub plugins: Vec<PluginSummary>,
     pub messages: Vec<String>,
+    /// The plug-ins' notes, oldest first, when the session keeps them
+    /// ([`crate::plugin_host::PluginHost::keep_notes`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -38,6 +43,7 @@ pub fn run(
     let start = Instant::now();
     let first_frame = session.frame_number();
     let mut messages = session.plugins_mut().drain_messages();
+    let mut notes = session.plugins_mut().drain_notes();
     let mut last_report = Instant::now();
     let mut done = 0u64;
     while frames.is_none_or(|n| done < n) {
@@ -45,6 +51,7 @@ pub fn run(
         done += 1;
         if done.is_multiple_of(64) {
             messages.extend(session.plugins_mut().drain_messages());
+            notes.extend(session.plugins_mut().drain_notes());
             if last_report.elapsed() >= Duration::from_secs(1) {
                 last_report = Instant::now();
                 let fps =
@@ -54,6 +61,7 @@ pub fn run(
         }
     }
     messages.extend(session.plugins_mut().drain_messages());
+    notes.extend(session.plugins_mut().drain_notes());
     let seconds = start.elapsed().as_secs_f64();
     let plugins = plugin_summaries(session);
     Ok(Summary {
@@ -64,6 +72,7 @@ pub fn run(
         stats: merged_stats(&plugins),
         plugins,
         messages,
+        notes,
     })
 }
 

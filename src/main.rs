@@ -98,6 +98,9 @@ fn run(cli: Cli, plugins: &Plugins) -> anyhow::Result<ExitCode> {
             if let Some(path) = &args.save_state {
                 refuse_existing(path, args.force)?;
             }
+            if args.explain {
+                session.plugins_mut().keep_notes();
+            }
             let summary = headless::run(&mut session, Some(args.frames), |_, _| {})?;
             if let Some(path) = &args.save_state {
                 let state = session.save_state()?;
@@ -111,6 +114,9 @@ fn run(cli: Cli, plugins: &Plugins) -> anyhow::Result<ExitCode> {
             if args.json {
                 println!("{}", serde_json::to_string_pretty(&summary)?);
             } else {
+                for note in &summary.notes {
+                    println!("frame {}: {}: {}", note.frame, note.plugin, note.text);
+                }
                 println!("{}", summary.to_text());
             }
             Ok(ExitCode::SUCCESS)

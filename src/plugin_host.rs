@@ -70,6 +70,18 @@ impl RateLimit {
     }
 }
 
+/// Notes kept between two [`PluginHost::drain_notes`], at most: a log that is never read
+/// does not grow without bound.
+const MAX_PENDING_NOTES: usize = 65_536;
+
+/// A plug-in's note ([`Status::notes`]) with the frame it was written at.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Note {
+    pub frame: u64,
+    pub plugin: String,
+    pub text: String,
+}
+
 /// One plug-in and what the host keeps for it.
 pub struct PluginSlot {
     plugin: Box<dyn Plugin>,
@@ -124,6 +136,8 @@ pub struct PluginHost {
     slots: Vec<PluginSlot>,
     pokes: Vec<(u16, u8)>,
     messages: Vec<String>,
+    /// Notes not yet drained, when they are kept at all.
+    notes: Option<Vec<Note>>,
     /// The last frame the plug-ins were shown.
     frame: u64,
     in_control: bool,
@@ -136,6 +150,7 @@ impl Default for PluginHost {
             slots: Vec::new(),
             pokes: Vec::new(),
             messages: Vec::new(),
+            notes: None,
             frame: 0,
             in_control: true,
             stall_limit: DEFAULT_STALL_LIMIT,
@@ -176,6 +191,16 @@ impl PluginHost {
 
     pub fn set_stall_limit(&mut self, limit: Duration) {
         self.stall_limit = limit;
+    }
+
+    /// Keeps the plug-ins' notes for [`PluginHost::drain_notes`] (they are dropped otherwise).
+    pub fn keep_notes(&mut self) {
+        self.notes.get_or_insert_with(Vec::new);
+    }
+
+    /// The notes kept since the last call, oldest first.
+    pub fn drain_notes(&mut self) -> Vec<Note> {
+        self.notes.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// Offers the ROM to every plug-in.
@@ -231,7 +256,10 @@ impl PluginHost {
                     self.pokes.truncate(pokes_before);
                     self.stalled(index, took);
                 }
-                Ok(()) => wanted |= self.slots[index].buttons,
+                Ok(()) => {
+                    wanted |= self.slots[index].buttons;
+                    self.take_notes(index);
+                }
                 Err(panic) => {
                     // Half-done work of a failing plug-in is not applied.
                     self.pokes.truncate(pokes_before);
@@ -240,6 +268,25 @@ impl PluginHost {
             }
         }
         wanted
+    }
+
+    /// Moves a plug-in's notes of this frame to the host's log, or drops them.
+    fn take_notes(&mut self, index: usize) {
+        let slot = &mut self.slots[index];
+        if slot.status.notes.is_empty() {
+            return;
+        }
+        let notes = std::mem::take(&mut slot.status.notes);
+        let Some(log) = &mut self.notes else {
+            return;
+        };
+        let plugin = slot.plugin.name().to_owned();
+        let room = MAX_PENDING_NOTES.saturating_sub(log.len());
+        log.extend(notes.into_iter().take(room).map(|text| Note {
+            frame: self.frame,
+            plugin: plugin.clone(),
+            text,
+        }));
     }
 
     /// Tells a plug-in that panicked of a reset and whether it is in control; `true` when it
@@ -273,6 +320,7 @@ impl PluginHost {
         };
         slot.buttons = Buttons::NONE;
         slot.status.marks.clear();
+        slot.status.notes.clear();
         slot.panics.push_back(frame);
         while slot
             .panics
@@ -310,6 +358,7 @@ impl PluginHost {
             return;
         };
         slot.buttons = Buttons::NONE;
+        slot.status.notes.clear();
         slot.stalls += 1;
         if let Some(held_back) = slot.stall_messages.admit(frame) {
             let message = format!(

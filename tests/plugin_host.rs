@@ -461,3 +461,44 @@ fn no_profile_aborts_on_panic() {
     // Unset means unwind, Cargo's default.
     assert_eq!(release_panic.as_deref().unwrap_or("unwind"), "unwind");
 }
+
+/// Writes a note on every third frame, and panics on the sixth.
+struct Noter(u32);
+
+impl Plugin for Noter {
+    fn name(&self) -> &'static str {
+        "noter"
+    }
+    fn attach(&mut self, _: &RomIdentity<'_>) -> Result<String, String> {
+        Ok("anything".into())
+    }
+    fn on_frame(&mut self, ctx: &mut FrameContext<'_>) {
+        self.0 += 1;
+        if self.0.is_multiple_of(3) {
+            ctx.status().notes.push(format!("call {}", self.0));
+        }
+        assert!(self.0 != 6, "the sixth call fails");
+    }
+}
+
+#[test]
+fn notes_are_kept_with_their_frames_only_when_asked() {
+    let run = |keep: bool| {
+        let mut session = tiny_session(vec![Box::new(Noter(0))]);
+        if keep {
+            session.plugins_mut().keep_notes();
+        }
+        for _ in 0..10 {
+            session.run_frame().expect("a frame");
+        }
+        session.plugins_mut().drain_notes()
+    };
+    assert!(run(false).is_empty());
+    let notes = run(true);
+    // The note of the call that panicked is dropped with the rest of its frame's output.
+    let seen: Vec<(u64, &str, &str)> = notes
+        .iter()
+        .map(|n| (n.frame, n.plugin.as_str(), n.text.as_str()))
+        .collect();
+    assert_eq!(seen, [(3, "noter", "call 3"), (9, "noter", "call 9")]);
+}

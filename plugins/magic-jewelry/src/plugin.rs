@@ -7,7 +7,7 @@ use crate::memory_map::{self as map, Format, FIELDS};
 use crate::play::tracker::Tracker;
 pub use crate::play::Mode;
 use crate::play::Player;
-use crate::screen::Geometry;
+use crate::screen::{self, Geometry};
 use jewelbot_plugin::{
     Buttons, Field, FrameContext, Inspection, Panel, Plugin, PluginOption, Ram, Recording,
     RomIdentity, Stat, StatValue,
@@ -86,7 +86,7 @@ impl MagicJewelryPlugin {
         self.player.as_mut().ok_or_else(|| "no player".to_owned())
     }
 
-    fn show_status(&self, ctx: &mut FrameContext<'_>, view: &GameView) {
+    fn show_status(&self, ctx: &mut FrameContext<'_>, view: &GameView, note: Option<String>) {
         let Some(player) = &self.player else {
             return;
         };
@@ -113,10 +113,25 @@ impl MagicJewelryPlugin {
                 stats.columns_placed, stats.jewels_cleared, stats.game_overs
             ),
         ];
-        status.marks = plan
-            .map(|plan| geometry.column_mark(plan.target_x, plan.target_y))
-            .into_iter()
-            .collect();
+        if let Some(why) = plan.and_then(|plan| plan.explanation.as_deref()) {
+            status.lines.push(format!("why {why}"));
+        }
+        status.marks.clear();
+        if let Some(plan) = plan {
+            // Runners-up first, so the target's outline is drawn over theirs.
+            for other in plan.candidates.iter().skip(1) {
+                let mark = geometry.column_mark_in(other.x, other.y, screen::RUNNER_UP);
+                status.marks.push(mark);
+            }
+            if let Some(next) = plan.next {
+                let mark = geometry.column_mark_in(next.x, next.y, screen::NEXT_PLAN);
+                status.marks.push(mark);
+            }
+            status
+                .marks
+                .push(geometry.column_mark(plan.target_x, plan.target_y));
+        }
+        status.notes.extend(note);
     }
 }
 
@@ -165,7 +180,8 @@ impl Plugin for MagicJewelryPlugin {
             _ => Buttons::NONE,
         };
         ctx.set_buttons(buttons);
-        self.show_status(ctx, &view);
+        let note = self.player.as_mut().and_then(Player::take_explanation);
+        self.show_status(ctx, &view, note);
     }
 
     fn on_reset(&mut self) {

@@ -5,7 +5,11 @@ use crate::dumps::Identification;
 use jewelbot_plugin::Mark;
 
 /// Outline colour of the AI's target.
-const TARGET: [u8; 4] = [255, 255, 255, 255];
+pub const TARGET: [u8; 4] = [255, 255, 255, 255];
+/// Outline colour of the placements the search ranked below the target.
+pub const RUNNER_UP: [u8; 4] = [110, 110, 150, 255];
+/// Outline colour of where the next column would go after the target.
+pub const NEXT_PLAN: [u8; 4] = [90, 220, 120, 255];
 
 /// The playfield's place on the 256x240 picture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,6 +44,11 @@ impl Geometry {
     /// A rectangle around the three cells a column occupies with its bottom jewel at (x, y);
     /// rows above the visible playfield are clipped.
     pub fn column_mark(&self, x: u8, y: i8) -> Mark {
+        self.column_mark_in(x, y, TARGET)
+    }
+
+    /// [`Geometry::column_mark`] outlined in `color`.
+    pub fn column_mark_in(&self, x: u8, y: i8, color: [u8; 4]) -> Mark {
         let top_row = (y - 2).max(0) as u16;
         let rows = (y.max(0) as u16 + 1).saturating_sub(top_row);
         Mark {
@@ -47,7 +56,7 @@ impl Geometry {
             y: self.top + self.cell * top_row,
             width: self.cell,
             height: self.cell * rows.max(1),
-            color: TARGET,
+            color,
         }
     }
 }

@@ -8,13 +8,18 @@ pub struct Status {
     pub lines: Vec<String>,
     /// Rectangles over the picture, in NES pixel coordinates.
     pub marks: Vec<Mark>,
+    /// One-off lines of this frame for a log, such as why a decision was made. The host takes
+    /// them after every frame: headless runs print them when asked (`run --explain`), and
+    /// otherwise they are dropped.
+    pub notes: Vec<String>,
 }
 
 impl Status {
-    /// Removes every line and mark.
+    /// Removes every line, mark and note.
     pub fn clear(&mut self) {
         self.lines.clear();
         self.marks.clear();
+        self.notes.clear();
     }
 }
 

@@ -110,6 +110,9 @@ mod tests {
                 finish: Buttons::DOWN,
             },
             decision_time: Duration::ZERO,
+            candidates: Vec::new(),
+            next: None,
+            explanation: None,
         }
     }
 

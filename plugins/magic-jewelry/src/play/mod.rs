@@ -7,7 +7,9 @@ pub mod plan;
 pub mod tracker;
 
 use crate::engine::rules::board::WIDTH;
-use crate::engine::{self, AnyEvaluator, Board, Column, FallState, InputModel, Strategy};
+use crate::engine::{
+    self, AnyEvaluator, Board, Column, Explanation, FallState, InputModel, RuleSet, Strategy,
+};
 use crate::game_view::{GameView, Phase};
 use injector::{Injector, Seen, Step};
 use jewelbot_plugin::Buttons;
@@ -152,6 +154,8 @@ pub struct Player {
     /// The buttons returned for the frame now running: the game's "held last frame".
     pressed: Buttons,
     stats: PlayerStats,
+    /// The explanation of a decision not yet taken by [`Player::take_explanation`].
+    fresh_explanation: Option<String>,
 }
 
 impl Player {
@@ -164,6 +168,7 @@ impl Player {
             injector: Injector::default(),
             pressed: Buttons::NONE,
             stats: PlayerStats::default(),
+            fresh_explanation: None,
         }
     }
 
@@ -201,6 +206,11 @@ impl Player {
 
     pub fn plan(&self) -> Option<&Plan> {
         self.plan.as_ref()
+    }
+
+    /// Why the last decision won, once per decision.
+    pub fn take_explanation(&mut self) -> Option<String> {
+        self.fresh_explanation.take()
     }
 
     pub fn stats(&self) -> PlayerStats {
@@ -323,7 +333,11 @@ impl Player {
                 .decide(board, jewels, next.is_valid().then_some(next), start, input)?;
         self.stats.decisions += 1;
         self.stats.decision_times.record(decision.elapsed);
-        Some(Plan::new(&decision, jewels, start))
+        let mut plan = Plan::new(&decision, jewels, start);
+        plan.explanation =
+            Explanation::of(RuleSet::Real, board, jewels, &decision).map(|why| why.to_string());
+        self.fresh_explanation.clone_from(&plan.explanation);
+        Some(plan)
     }
 }
 

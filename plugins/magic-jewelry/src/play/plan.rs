@@ -1,7 +1,7 @@
 //! A decision the player is carrying out: where the column goes and the timeline that gets it
 //! there.
 
-use crate::engine::{Column, Decision, FallState, Timeline};
+use crate::engine::{Choice, Column, Decision, FallState, Timeline};
 use std::time::Duration;
 
 /// Where the current column goes and the buttons that take it there.
@@ -18,6 +18,12 @@ pub struct Plan {
     /// The buttons, frame by frame from the decision on.
     pub timeline: Timeline,
     pub decision_time: Duration,
+    /// The placements the search weighed, the chosen one first.
+    pub candidates: Vec<Choice>,
+    /// Where the next column would go on the board this one leaves.
+    pub next: Option<Choice>,
+    /// Why the choice won, in one line ([`crate::engine::Explanation`]).
+    pub explanation: Option<String>,
 }
 
 impl Plan {
@@ -30,6 +36,9 @@ impl Plan {
             start,
             timeline: decision.timeline.clone(),
             decision_time: decision.elapsed,
+            candidates: decision.candidates.clone(),
+            next: decision.next,
+            explanation: None,
         }
     }
 

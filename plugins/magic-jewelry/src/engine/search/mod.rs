@@ -3,13 +3,15 @@
 //!
 //! The top layer of the engine: it uses [`super::rules`] and [`super::eval`].
 
+pub mod explain;
 pub mod input;
 pub mod placement;
 pub mod strategy;
 
+pub use explain::Explanation;
 pub use input::{FallState, InputModel, Move, Timeline};
 pub use placement::{reachable, Placement, Placements};
 pub use strategy::{
     for_each_result, strategy_by_name, strategy_with, Choice, Decision, Deep, DeepConfig, Simple,
-    Smart, Strategy, UnknownStrategy, STRATEGY_NAMES,
+    Smart, Strategy, UnknownStrategy, RANKED, STRATEGY_NAMES,
 };

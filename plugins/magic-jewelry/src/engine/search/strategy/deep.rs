@@ -2,7 +2,7 @@
 //! after one more column whose colours are not known yet, weighed by the rule set's colour
 //! odds (uniform for the reference; red and blue twice as likely in the real game).
 
-use super::{for_each_result, next_spawn, Choice, Strategy, LOSS};
+use super::{follow_up_with, for_each_result, next_spawn, Choice, Ranking, Strategy, LOSS, RANKED};
 use crate::engine::eval::{AnyEvaluator, Evaluator};
 use crate::engine::rules::board::{Board, Column, COLOURS};
 use crate::engine::rules::RuleSet;
@@ -66,6 +66,8 @@ pub struct Deep<E = AnyEvaluator> {
     rules: RuleSet,
     rng: ChaCha8Rng,
     pool: Vec<Candidate>,
+    /// First placements by their best current + next board.
+    ranking: Ranking,
     /// The columns after next looked at, with their weights (summing to 1).
     triples: Vec<(Column, f64)>,
 }
@@ -105,6 +107,7 @@ impl<E: Evaluator> Deep<E> {
             rules,
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             pool: Vec::with_capacity(400),
+            ranking: Ranking::default(),
             triples: match config.samples {
                 None => rotation_classes(rules),
                 Some(n) => Vec::with_capacity(n),
@@ -167,6 +170,31 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
 
     fn set_budget(&mut self, budget: Option<Duration>) {
         self.config.budget = budget;
+    }
+
+    fn ranking(&self) -> &[Choice] {
+        self.ranking.as_slice()
+    }
+
+    fn follow_up(
+        &self,
+        board: &Board,
+        current: Column,
+        choice: &Choice,
+        next: Column,
+        start: FallState,
+        input: InputModel,
+    ) -> Option<Choice> {
+        follow_up_with(
+            self.rules,
+            &self.evaluator,
+            board,
+            current,
+            choice,
+            next,
+            start,
+            input,
+        )
     }
 
     fn set_rules(&mut self, rules: RuleSet) {
@@ -240,6 +268,20 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
             return fallback;
         }
         pool.sort_by(|a, b| b.score.total_cmp(&a.score));
+        self.ranking.clear();
+        // Sorted best first: a first placement's first board is its best, and once the ranking
+        // is full no later board can enter it.
+        for candidate in pool.iter() {
+            if self.ranking.as_slice().len() == RANKED {
+                break;
+            }
+            self.ranking.offer(Choice {
+                x: candidate.first.x,
+                arrangement: candidate.first.arrangement,
+                y: candidate.first.y,
+                score: candidate.score,
+            });
+        }
         // Keep the best boards, at most `per_first` for any one first placement.
         let per_first = self.config.per_first.max(1);
         let mut taken = [0usize; MAX_PLACEMENTS];

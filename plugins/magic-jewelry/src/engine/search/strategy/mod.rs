@@ -1,10 +1,12 @@
 //! Search strategies, selected by name: `simple`, `smart` and `deep`.
 
 mod deep;
+mod ranking;
 mod simple;
 mod smart;
 
 pub use deep::{Deep, DeepConfig};
+pub use ranking::{Ranking, RANKED};
 pub use simple::Simple;
 pub use smart::Smart;
 
@@ -47,6 +49,11 @@ pub struct Decision {
     /// The buttons that carry it out, frame by frame from the decision on.
     pub timeline: Timeline,
     pub score: f64,
+    /// The placement chosen, then the best others the search weighed ([`Strategy::ranking`]),
+    /// at most [`RANKED`] in all.
+    pub candidates: Vec<Choice>,
+    /// Where the next column would go on the board this one leaves ([`Strategy::follow_up`]).
+    pub next: Option<Choice>,
     /// How long the search took.
     pub elapsed: Duration,
 }
@@ -74,6 +81,26 @@ pub trait Strategy: Send {
     /// after a wild column. Strategies start with the real game's rules, the player's.
     fn set_rules(&mut self, rules: RuleSet);
 
+    /// The best placements the last [`Strategy::choose`] weighed, best first by the score it
+    /// ranks first placements with (`deep`: current + next, before its look-ahead decides).
+    fn ranking(&self) -> &[Choice] {
+        &[]
+    }
+
+    /// Where `next` would go, judged on its own, once `current` is placed as `choice` (`None`
+    /// when it cannot be placed, or the strategy does not say).
+    fn follow_up(
+        &self,
+        _board: &Board,
+        _current: Column,
+        _choice: &Choice,
+        _next: Column,
+        _start: FallState,
+        _input: InputModel,
+    ) -> Option<Choice> {
+        None
+    }
+
     /// [`Strategy::choose`] with the input path and the time it took.
     fn decide(
         &mut self,
@@ -87,12 +114,23 @@ pub trait Strategy: Send {
         let choice = self.choose(board, current, next, start, input)?;
         let placements = reachable(board, start, input);
         let index = placements.find(choice.x, choice.arrangement)?;
+        // Every candidate on the ranking's scale, the chosen one too (`deep` decides on
+        // another).
+        let same = |c: &&Choice| (c.x, c.arrangement) == (choice.x, choice.arrangement);
+        let ranking = self.ranking();
+        let chosen = ranking.iter().find(same).copied().unwrap_or(choice);
+        let others = ranking.iter().filter(|c| !same(c)).copied();
+        let candidates = std::iter::once(chosen).chain(others).take(RANKED).collect();
+        let next =
+            next.and_then(|next| self.follow_up(board, current, &choice, next, start, input));
         Some(Decision {
             x: choice.x,
             arrangement: choice.arrangement,
             y: choice.y,
             timeline: placements.timeline(index),
             score: choice.score,
+            candidates,
+            next,
             elapsed: began.elapsed(),
         })
     }
@@ -205,6 +243,61 @@ pub(crate) fn best_static(
         }
     });
     best
+}
+
+/// The placement of `column` with the best board on its own (`None` when every one loses).
+pub(crate) fn best_placement(
+    rules: RuleSet,
+    evaluator: &impl Evaluator,
+    board: &Board,
+    column: Column,
+    start: FallState,
+    input: InputModel,
+) -> Option<Choice> {
+    let placements = reachable(board, start, input);
+    let mut best: Option<Choice> = None;
+    for_each_result(rules, board, column, &placements, |p, after, outcome| {
+        if outcome.game_over {
+            return;
+        }
+        let score = evaluator.score(after);
+        if best.is_none_or(|b| score > b.score) {
+            best = Some(Choice {
+                x: p.x,
+                arrangement: p.arrangement,
+                y: p.y,
+                score,
+            });
+        }
+    });
+    best
+}
+
+/// [`Strategy::follow_up`] for a strategy that scores boards with `evaluator` under `rules`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn follow_up_with(
+    rules: RuleSet,
+    evaluator: &impl Evaluator,
+    board: &Board,
+    current: Column,
+    choice: &Choice,
+    next: Column,
+    start: FallState,
+    input: InputModel,
+) -> Option<Choice> {
+    let mut after = *board;
+    let outcome = rules
+        .lock(
+            &mut after,
+            current.arranged(choice.arrangement),
+            usize::from(choice.x),
+        )
+        .ok()?;
+    if outcome.game_over {
+        return None;
+    }
+    let spawn = next_spawn(rules, start, current);
+    best_placement(rules, evaluator, &after, next, spawn, input)
 }
 
 /// The spawn state of the columns after `current`: the same speed, or after a wild column the

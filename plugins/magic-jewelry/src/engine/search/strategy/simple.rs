@@ -1,6 +1,6 @@
 //! `simple`: the best board after the current column alone.
 
-use super::{for_each_result, Choice, Strategy, LOSS};
+use super::{follow_up_with, for_each_result, Choice, Ranking, Strategy, LOSS};
 use crate::engine::eval::{AnyEvaluator, Evaluator};
 use crate::engine::rules::board::{Board, Column};
 use crate::engine::rules::RuleSet;
@@ -12,6 +12,7 @@ use crate::engine::search::placement::reachable;
 pub struct Simple<E = AnyEvaluator> {
     evaluator: E,
     rules: RuleSet,
+    ranking: Ranking,
 }
 
 impl<E: Evaluator> Simple<E> {
@@ -21,7 +22,11 @@ impl<E: Evaluator> Simple<E> {
     }
 
     pub fn for_rules(evaluator: E, rules: RuleSet) -> Self {
-        Self { evaluator, rules }
+        Self {
+            evaluator,
+            rules,
+            ranking: Ranking::default(),
+        }
     }
 }
 
@@ -34,6 +39,31 @@ impl<E: Evaluator + Send> Strategy for Simple<E> {
         self.rules = rules;
     }
 
+    fn ranking(&self) -> &[Choice] {
+        self.ranking.as_slice()
+    }
+
+    fn follow_up(
+        &self,
+        board: &Board,
+        current: Column,
+        choice: &Choice,
+        next: Column,
+        start: FallState,
+        input: InputModel,
+    ) -> Option<Choice> {
+        follow_up_with(
+            self.rules,
+            &self.evaluator,
+            board,
+            current,
+            choice,
+            next,
+            start,
+            input,
+        )
+    }
+
     fn choose(
         &mut self,
         board: &Board,
@@ -43,7 +73,9 @@ impl<E: Evaluator + Send> Strategy for Simple<E> {
         input: InputModel,
     ) -> Option<Choice> {
         let placements = reachable(board, start, input);
-        let mut best: Option<Choice> = None;
+        let evaluator = &self.evaluator;
+        let ranking = &mut self.ranking;
+        ranking.clear();
         for_each_result(
             self.rules,
             board,
@@ -53,18 +85,16 @@ impl<E: Evaluator + Send> Strategy for Simple<E> {
                 let score = if outcome.game_over {
                     2.0 * LOSS
                 } else {
-                    self.evaluator.score(after)
+                    evaluator.score(after)
                 };
-                if best.is_none_or(|b| score > b.score) {
-                    best = Some(Choice {
-                        x: p.x,
-                        arrangement: p.arrangement,
-                        y: p.y,
-                        score,
-                    });
-                }
+                ranking.offer(Choice {
+                    x: p.x,
+                    arrangement: p.arrangement,
+                    y: p.y,
+                    score,
+                });
             },
         );
-        best
+        ranking.as_slice().first().copied()
     }
 }

@@ -1,6 +1,8 @@
 //! `smart`: the reference's search, current column then next column, best final board.
 
-use super::{best_static, for_each_result, next_spawn, Choice, Strategy, LOSS};
+use super::{
+    best_static, follow_up_with, for_each_result, next_spawn, Choice, Ranking, Strategy, LOSS,
+};
 use crate::engine::eval::{AnyEvaluator, Evaluator};
 use crate::engine::rules::board::{Board, Column};
 use crate::engine::rules::RuleSet;
@@ -12,6 +14,7 @@ use crate::engine::search::placement::reachable;
 pub struct Smart<E = AnyEvaluator> {
     evaluator: E,
     rules: RuleSet,
+    ranking: Ranking,
 }
 
 impl<E: Evaluator> Smart<E> {
@@ -21,7 +24,11 @@ impl<E: Evaluator> Smart<E> {
     }
 
     pub fn for_rules(evaluator: E, rules: RuleSet) -> Self {
-        Self { evaluator, rules }
+        Self {
+            evaluator,
+            rules,
+            ranking: Ranking::default(),
+        }
     }
 }
 
@@ -32,6 +39,31 @@ impl<E: Evaluator + Send> Strategy for Smart<E> {
 
     fn set_rules(&mut self, rules: RuleSet) {
         self.rules = rules;
+    }
+
+    fn ranking(&self) -> &[Choice] {
+        self.ranking.as_slice()
+    }
+
+    fn follow_up(
+        &self,
+        board: &Board,
+        current: Column,
+        choice: &Choice,
+        next: Column,
+        start: FallState,
+        input: InputModel,
+    ) -> Option<Choice> {
+        follow_up_with(
+            self.rules,
+            &self.evaluator,
+            board,
+            current,
+            choice,
+            next,
+            start,
+            input,
+        )
     }
 
     fn choose(
@@ -46,7 +78,8 @@ impl<E: Evaluator + Send> Strategy for Smart<E> {
         let rules = self.rules;
         let spawn = next_spawn(rules, start, current);
         let evaluator = &self.evaluator;
-        let mut best: Option<Choice> = None;
+        let ranking = &mut self.ranking;
+        ranking.clear();
         for_each_result(rules, board, current, &placements, |p, after, outcome| {
             let score = if outcome.game_over {
                 2.0 * LOSS
@@ -64,15 +97,13 @@ impl<E: Evaluator + Send> Strategy for Smart<E> {
                     None => evaluator.score(after),
                 }
             };
-            if best.is_none_or(|b| score > b.score) {
-                best = Some(Choice {
-                    x: p.x,
-                    arrangement: p.arrangement,
-                    y: p.y,
-                    score,
-                });
-            }
+            ranking.offer(Choice {
+                x: p.x,
+                arrangement: p.arrangement,
+                y: p.y,
+                score,
+            });
         });
-        best
+        ranking.as_slice().first().copied()
     }
 }
