@@ -26,7 +26,7 @@ fn the_overlay_shows_the_target_the_runners_up_and_the_next_plan() {
         seen.0 |= colours.contains(&TARGET);
         seen.1 |= colours.contains(&RUNNER_UP);
         seen.2 |= colours.contains(&NEXT_PLAN);
-        seen.3 |= status.lines.iter().any(|l| l.starts_with("why x"));
+        seen.3 |= status.lines.iter().any(|l| l.starts_with("why: removes "));
         // The target is drawn last, over the others.
         if let Some(last) = colours.last() {
             assert_eq!(*last, TARGET, "{colours:?}");

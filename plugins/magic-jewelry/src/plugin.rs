@@ -113,8 +113,8 @@ impl MagicJewelryPlugin {
                 stats.columns_placed, stats.jewels_cleared, stats.game_overs
             ),
         ];
-        if let Some(why) = plan.and_then(|plan| plan.explanation.as_deref()) {
-            status.lines.push(format!("why {why}"));
+        if let Some(why) = plan.and_then(|plan| plan.short_explanation.as_deref()) {
+            status.lines.push(format!("why: {why}"));
         }
         status.marks.clear();
         if let Some(plan) = plan {

@@ -113,6 +113,7 @@ mod tests {
             candidates: Vec::new(),
             next: None,
             explanation: None,
+            short_explanation: None,
         }
     }
 

@@ -334,8 +334,10 @@ impl Player {
         self.stats.decisions += 1;
         self.stats.decision_times.record(decision.elapsed);
         let mut plan = Plan::new(&decision, jewels, start);
-        plan.explanation =
-            Explanation::of(RuleSet::Real, board, jewels, &decision).map(|why| why.to_string());
+        if let Some(why) = Explanation::of(RuleSet::Real, board, jewels, &decision) {
+            plan.explanation = Some(why.to_string());
+            plan.short_explanation = Some(why.short());
+        }
         self.fresh_explanation.clone_from(&plan.explanation);
         Some(plan)
     }

@@ -22,8 +22,10 @@ pub struct Plan {
     pub candidates: Vec<Choice>,
     /// Where the next column would go on the board this one leaves.
     pub next: Option<Choice>,
-    /// Why the choice won, in one line ([`crate::engine::Explanation`]).
+    /// Why the choice won, in one line ([`crate::engine::Explanation`]), and in a few words
+    /// for the status panel.
     pub explanation: Option<String>,
+    pub short_explanation: Option<String>,
 }
 
 impl Plan {
@@ -39,6 +41,7 @@ impl Plan {
             candidates: decision.candidates.clone(),
             next: decision.next,
             explanation: None,
+            short_explanation: None,
         }
     }
 

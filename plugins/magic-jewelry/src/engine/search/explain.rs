@@ -61,6 +61,25 @@ impl Explanation {
     }
 }
 
+impl Explanation {
+    /// A few words for a status line: what the lock removes, the margin over the runner-up and
+    /// the deciding feature, e.g. `removes 3, +11.523 over x3, jewels`.
+    pub fn short(&self) -> String {
+        let mut text = match self.chosen.outcome.removed {
+            0 => "removes nothing".to_owned(),
+            n => format!("removes {n}"),
+        };
+        if let Some(runner_up) = &self.runner_up {
+            let margin = self.chosen.choice.score - runner_up.choice.score;
+            text += &format!(", {margin:+.3} over x{}", runner_up.choice.x);
+        }
+        if let Some((name, _)) = self.deciding_feature {
+            text += &format!(", {name}");
+        }
+        text
+    }
+}
+
 /// The feature with the largest weighted difference in favour of `chosen`, if any favours it.
 fn deciding_feature(
     chosen: &[f64; FEATURE_COUNT],
@@ -171,6 +190,9 @@ mod tests {
         assert!(text.contains("removes 3"), "{text}");
         assert!(text.contains(" over x"), "{text}");
         assert!(text.contains("mostly "), "{text}");
+        let short = why.short();
+        assert!(short.starts_with("removes 3, +"), "{short}");
+        assert!(short.len() < 50, "{short}");
     }
 
     #[test]
