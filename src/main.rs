@@ -1,6 +1,5 @@
 use anyhow::{anyhow, Context};
 use clap::FromArgMatches;
-use jewelbot::headless;
 use jewelbot::inspector;
 use jewelbot::rom::{RomError, RomImage};
 use jewelbot::session::{Control, Session, SessionConfig, SessionError};
@@ -13,6 +12,7 @@ use std::process::ExitCode;
 mod cli;
 mod lab_args;
 mod outputs;
+mod run_command;
 use cli::{Cli, Command, GameArgs, Switch};
 
 /// The plug-ins this binary hosts, with their default settings. The only place the host
@@ -89,30 +89,8 @@ fn run(cli: Cli, plugins: &Plugins) -> anyhow::Result<ExitCode> {
         None => play(&cli.play, plugins),
         Some(Command::Run(args)) => {
             let mut session = open_session(&args.game, plugins)?;
-            if let Some(path) = &args.state {
-                session
-                    .load_state_file(path)
-                    .with_context(|| format!("cannot start from {}", path.display()))?;
-            }
             report_messages(&mut session);
-            if let Some(path) = &args.save_state {
-                refuse_existing(path, args.force)?;
-            }
-            let summary = headless::run(&mut session, Some(args.frames), |_, _| {})?;
-            if let Some(path) = &args.save_state {
-                let state = session.save_state()?;
-                jewelbot::files::write_file(path, &state, args.force)?;
-                eprintln!(
-                    "state of frame {} saved to {}",
-                    session.frame_number(),
-                    path.display()
-                );
-            }
-            if args.json {
-                println!("{}", serde_json::to_string_pretty(&summary)?);
-            } else {
-                println!("{}", summary.to_text());
-            }
+            run_command::run(&args, &mut session)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Ram(args)) => ram(&args, plugins),
