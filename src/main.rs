@@ -205,7 +205,16 @@ fn record(args: &cli::RecordArgs, plugins: &Plugins) -> anyhow::Result<ExitCode>
             "jewelbot-player".to_owned(),
         ),
     };
-    let recorded = jewelbot::record::record(&mut session, &driver, &source, |_| {})?;
+    // A script's length in frames is known only once it has run.
+    let bar = match args.frames.filter(|_| script.is_none()) {
+        Some(frames) => magic_jewelry_lab::progress_bar(frames, true, "frames"),
+        None => indicatif::ProgressBar::new_spinner().with_message("frames"),
+    };
+    let recorded = jewelbot::record::record(&mut session, &driver, &source, |frames| {
+        bar.set_position(frames);
+    });
+    bar.finish_and_clear();
+    let recorded = recorded?;
     jewelbot::record::write_trace(&args.out, &recorded.text)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     println!(
@@ -252,7 +261,15 @@ fn conform(path: Option<&Path>) -> anyhow::Result<ExitCode> {
     };
     let limit = magic_jewelry_lab::conform::FRAME_LIMIT;
     let mut out = std::io::stdout().lock();
-    let report = magic_jewelry_lab::conform::run(&mut session, &identity, limit, &mut out)?;
+    let scenarios = magic_jewelry::conformance::scenarios().len() as u64;
+    let bar = magic_jewelry_lab::progress_bar(scenarios, true, "scenarios");
+    let report = magic_jewelry_lab::conform::run_with_progress(
+        &mut session,
+        &identity,
+        limit,
+        &mut out,
+        &bar,
+    )?;
     Ok(if report.all_passed() {
         ExitCode::SUCCESS
     } else {
