@@ -103,6 +103,7 @@ pub struct WindowArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("outputs").multiple(true).args(["save_state", "record_movie", "gif"])))]
 pub struct RunArgs {
     #[command(flatten)]
     pub game: GameArgs,
@@ -119,8 +120,20 @@ pub struct RunArgs {
     /// Write the state at the end of the run to FILE.
     #[arg(long, value_name = "FILE")]
     pub save_state: Option<PathBuf>,
-    /// Replace the --save-state FILE if it exists.
-    #[arg(long, requires = "save_state")]
+    /// Play an fm2 movie from power-on: its buttons drive controller 1 for its frames, in
+    /// place of the AI's (or the person's); after its last frame the controller is theirs
+    /// again. A movie of another ROM is refused.
+    #[arg(long, value_name = "FILE", conflicts_with = "state")]
+    pub movie: Option<PathBuf>,
+    /// Record controller 1 from power-on (the buttons applied every frame, whoever pressed
+    /// them) to an fm2 movie FILE.
+    #[arg(long, value_name = "FILE", conflicts_with = "state")]
+    pub record_movie: Option<PathBuf>,
+    /// Write an animated GIF of the run to FILE (every other frame, 30 pictures a second).
+    #[arg(long, value_name = "FILE")]
+    pub gif: Option<PathBuf>,
+    /// Replace the files of --save-state, --record-movie and --gif if they exist.
+    #[arg(long, requires = "outputs")]
     pub force: bool,
     /// Print the summary as JSON.
     #[arg(long)]

@@ -108,6 +108,23 @@ impl GifCapture {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// Ends the GIF and writes it out, reporting what dropping it would lose: a failed write.
+    pub fn finish(self) -> Result<(), GifError> {
+        let io = |source| GifError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        let writer = self
+            .encoder
+            .into_inner()
+            .map_err(|source| GifError::Encode {
+                path: self.path.clone(),
+                source,
+            })?;
+        let file = writer.into_inner().map_err(|e| io(e.into_error()))?;
+        file.sync_all().map_err(io)
+    }
 }
 
 /// The picture's colours (at most 256; any beyond are drawn as the last) and each pixel's

@@ -1,10 +1,10 @@
 //! Runs a session without a window, as fast as the emulator goes, and summarises it.
 
 use crate::plugin_host::Note;
-use crate::session::{Session, SessionError};
+use crate::session::Session;
 use jewelbot_plugin::{Stat, StatValue};
 use serde::Serialize;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// What a headless run did: the host's figures, every plug-in's statistics at the top level
 /// (a key two plug-ins share is prefixed with the plug-in's name), and each plug-in's state.
@@ -34,30 +34,24 @@ pub struct PluginSummary {
     labels: Vec<(String, String)>,
 }
 
-/// Runs `frames` frames (forever when `None`), calling `progress` about once a second.
+/// Runs `frames` frames (forever when `None`), calling `after_frame` after each one (a GIF,
+/// a progress bar); an error from it stops the run.
 pub fn run(
     session: &mut Session,
     frames: Option<u64>,
-    mut progress: impl FnMut(&Session, f64),
-) -> Result<Summary, SessionError> {
+    mut after_frame: impl FnMut(&mut Session) -> anyhow::Result<()>,
+) -> anyhow::Result<Summary> {
     let start = Instant::now();
-    let first_frame = session.frame_number();
     let mut messages = session.plugins_mut().drain_messages();
     let mut notes = session.plugins_mut().drain_notes();
-    let mut last_report = Instant::now();
     let mut done = 0u64;
     while frames.is_none_or(|n| done < n) {
         session.run_frame()?;
         done += 1;
+        after_frame(session)?;
         if done.is_multiple_of(64) {
             messages.extend(session.plugins_mut().drain_messages());
             notes.extend(session.plugins_mut().drain_notes());
-            if last_report.elapsed() >= Duration::from_secs(1) {
-                last_report = Instant::now();
-                let fps =
-                    (session.frame_number() - first_frame) as f64 / start.elapsed().as_secs_f64();
-                progress(session, fps);
-            }
         }
     }
     messages.extend(session.plugins_mut().drain_messages());

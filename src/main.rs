@@ -1,6 +1,5 @@
 use anyhow::{anyhow, Context};
 use clap::FromArgMatches;
-use jewelbot::headless;
 use jewelbot::inspector;
 use jewelbot::rom::{RomError, RomImage};
 use jewelbot::session::{Control, Session, SessionConfig, SessionError};
@@ -13,6 +12,7 @@ use std::process::ExitCode;
 mod cli;
 mod lab_args;
 mod outputs;
+mod run_command;
 use cli::{Cli, Command, GameArgs, Switch};
 
 /// The plug-ins this binary hosts, with their default settings. The only place the host
@@ -89,36 +89,8 @@ fn run(cli: Cli, plugins: &Plugins) -> anyhow::Result<ExitCode> {
         None => play(&cli.play, plugins),
         Some(Command::Run(args)) => {
             let mut session = open_session(&args.game, plugins)?;
-            if let Some(path) = &args.state {
-                session
-                    .load_state_file(path)
-                    .with_context(|| format!("cannot start from {}", path.display()))?;
-            }
             report_messages(&mut session);
-            if let Some(path) = &args.save_state {
-                refuse_existing(path, args.force)?;
-            }
-            if args.explain {
-                session.plugins_mut().keep_notes();
-            }
-            let summary = headless::run(&mut session, Some(args.frames), |_, _| {})?;
-            if let Some(path) = &args.save_state {
-                let state = session.save_state()?;
-                jewelbot::files::write_file(path, &state, args.force)?;
-                eprintln!(
-                    "state of frame {} saved to {}",
-                    session.frame_number(),
-                    path.display()
-                );
-            }
-            if args.json {
-                println!("{}", serde_json::to_string_pretty(&summary)?);
-            } else {
-                for note in &summary.notes {
-                    println!("frame {}: {}: {}", note.frame, note.plugin, note.text);
-                }
-                println!("{}", summary.to_text());
-            }
+            run_command::run(&args, &mut session)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Ram(args)) => ram(&args, plugins),
@@ -233,7 +205,16 @@ fn record(args: &cli::RecordArgs, plugins: &Plugins) -> anyhow::Result<ExitCode>
             "jewelbot-player".to_owned(),
         ),
     };
-    let recorded = jewelbot::record::record(&mut session, &driver, &source, |_| {})?;
+    // A script's length in frames is known only once it has run.
+    let bar = match args.frames.filter(|_| script.is_none()) {
+        Some(frames) => magic_jewelry_lab::progress_bar(frames, true, "frames"),
+        None => indicatif::ProgressBar::new_spinner().with_message("frames"),
+    };
+    let recorded = jewelbot::record::record(&mut session, &driver, &source, |frames| {
+        bar.set_position(frames);
+    });
+    bar.finish_and_clear();
+    let recorded = recorded?;
     jewelbot::record::write_trace(&args.out, &recorded.text)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     println!(
@@ -280,7 +261,15 @@ fn conform(path: Option<&Path>) -> anyhow::Result<ExitCode> {
     };
     let limit = magic_jewelry_lab::conform::FRAME_LIMIT;
     let mut out = std::io::stdout().lock();
-    let report = magic_jewelry_lab::conform::run(&mut session, &identity, limit, &mut out)?;
+    let scenarios = magic_jewelry::conformance::scenarios().len() as u64;
+    let bar = magic_jewelry_lab::progress_bar(scenarios, true, "scenarios");
+    let report = magic_jewelry_lab::conform::run_with_progress(
+        &mut session,
+        &identity,
+        limit,
+        &mut out,
+        &bar,
+    )?;
     Ok(if report.all_passed() {
         ExitCode::SUCCESS
     } else {

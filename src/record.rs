@@ -26,8 +26,11 @@ pub struct Recorded {
     pub waited_out: Vec<String>,
 }
 
+/// Frames between calls of a recording's `progress`: a second of the game.
+const PROGRESS_EVERY: u64 = 60;
+
 /// Records `session` from its current frame (power-on for a fresh session), calling
-/// `progress` with the frames done about every thousand frames.
+/// `progress` with the frames done every [`PROGRESS_EVERY`] frames.
 pub fn record(
     session: &mut Session,
     driver: &Driver<'_>,
@@ -66,7 +69,7 @@ pub fn record(
                 let names: Vec<&str> = events.iter().map(String::as_str).collect();
                 writer.frame(session.last_buttons(), &names, session.ram());
                 runner.frame_done(&names);
-                if writer.frames().is_multiple_of(1000) {
+                if writer.frames().is_multiple_of(PROGRESS_EVERY) {
                     progress(writer.frames());
                 }
             }
@@ -78,7 +81,7 @@ pub fn record(
                 let events = session.take_events();
                 let names: Vec<&str> = events.iter().map(String::as_str).collect();
                 writer.frame(session.last_buttons(), &names, session.ram());
-                if writer.frames().is_multiple_of(1000) {
+                if writer.frames().is_multiple_of(PROGRESS_EVERY) {
                     progress(writer.frames());
                 }
             }

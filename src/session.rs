@@ -1,6 +1,7 @@
 //! An emulator session: a `tetanes-core` console with a ROM, its plug-ins and who holds the
 //! controller.
 
+mod movie_deck;
 mod state_file;
 mod trial;
 
@@ -8,6 +9,7 @@ pub use state_file::{StateFileError, StateHeader, FORMAT_VERSION, HOST_VERSION};
 pub use trial::TrialError;
 
 use crate::files;
+use crate::movie::{self, Movie, MovieError};
 use crate::plugin_host::PluginHost;
 use crate::rom::{RomError, RomImage};
 use jewelbot_plugin::{Buttons, Machine, MachineError, Plugin, Ram, RomIdentity, RAM_SIZE};
@@ -46,6 +48,10 @@ pub enum SessionError {
     StateDoesNotRun(#[from] TrialError),
     #[error(transparent)]
     File(#[from] files::FileError),
+    #[error("movie refused: {0}")]
+    Movie(#[from] MovieError),
+    #[error("a movie starts at power-on, and this console is at frame {frame}")]
+    MovieNotAtPowerOn { frame: u64 },
 }
 
 /// Settings a frontend chooses when it opens a session.
@@ -84,6 +90,7 @@ pub struct Session {
     plugin_buttons: Buttons,
     manual_buttons: Buttons,
     jam_frames: u32,
+    movies: movie_deck::MovieDeck,
 }
 
 impl Session {
@@ -131,6 +138,7 @@ impl Session {
             plugin_buttons: Buttons::NONE,
             manual_buttons: Buttons::NONE,
             jam_frames: 0,
+            movies: movie_deck::MovieDeck::default(),
         })
     }
 
@@ -144,6 +152,16 @@ impl Session {
     }
 
     fn run_frame_with(&mut self, buttons: Buttons) -> Result<(), SessionError> {
+        let buttons = match self.movies.next_frame() {
+            Some(frame) => {
+                if frame.reset {
+                    self.reset();
+                }
+                frame.buttons
+            }
+            None => buttons,
+        };
+        self.movies.applied(buttons);
         self.set_pad(buttons);
         self.last_buttons = buttons;
         self.apply_ram_edits(self.frame + 1);
@@ -321,18 +339,68 @@ impl Session {
         self.deck.audio_samples()
     }
 
-    /// Soft reset, as the console's Reset button.
+    /// Soft reset, as the console's Reset button (a recorded movie keeps it).
     pub fn reset(&mut self) {
         self.deck.reset(ResetKind::Soft);
+        self.movies.note_reset();
         self.after_discontinuity();
     }
 
-    /// Power off and on: RAM back to its power-on state.
+    /// Power off and on: RAM back to its power-on state. A movie playing stops and one
+    /// recording ends there.
     pub fn power_cycle(&mut self) -> Result<(), SessionError> {
         load(&mut self.deck, &self.rom, &self.ines)?;
         self.frame = 0;
+        self.movies.interrupt();
         self.after_discontinuity();
         Ok(())
+    }
+
+    /// Plays `movie` from power-on: its buttons (and resets) drive controller 1 for its
+    /// frames, whoever holds the controller; then control returns to them. A movie made on
+    /// another ROM is refused.
+    pub fn play_movie(&mut self, movie: Movie) -> Result<(), SessionError> {
+        self.at_power_on()?;
+        movie.check_rom(&self.rom_md5())?;
+        self.movies.play(movie);
+        Ok(())
+    }
+
+    /// Records controller 1 from power-on: the buttons applied to every frame, whoever
+    /// pressed them, and soft resets.
+    pub fn record_movie(&mut self) -> Result<(), SessionError> {
+        self.at_power_on()?;
+        self.movies
+            .record(Movie::new(&self.rom.name, self.rom_md5()));
+        Ok(())
+    }
+
+    /// The movie recorded so far.
+    pub fn recorded_movie(&self) -> Option<&Movie> {
+        self.movies.recording()
+    }
+
+    /// Ends the recording and hands over the movie.
+    pub fn take_recorded_movie(&mut self) -> Option<Movie> {
+        self.movies.take_recording()
+    }
+
+    /// (frames played, frames in the movie) while a movie plays.
+    pub fn movie_playback(&self) -> Option<(usize, usize)> {
+        self.movies.playback_position()
+    }
+
+    fn at_power_on(&self) -> Result<(), SessionError> {
+        if self.frame == 0 {
+            Ok(())
+        } else {
+            Err(SessionError::MovieNotAtPowerOn { frame: self.frame })
+        }
+    }
+
+    /// The ROM's identity in an fm2 movie.
+    fn rom_md5(&self) -> [u8; 16] {
+        movie::rom_md5(&self.rom.prg, &self.rom.chr)
     }
 
     fn after_discontinuity(&mut self) {
@@ -367,6 +435,7 @@ impl Session {
         let restored = trial::restore_on_copy(&self.deck, payload)?;
         self.deck = restored;
         self.frame = header.frame;
+        self.movies.interrupt();
         self.after_discontinuity();
         Ok(())
     }

@@ -116,20 +116,37 @@ pub fn run(
     limit: u64,
     out: &mut dyn Write,
 ) -> anyhow::Result<Report> {
+    run_with_progress(machine, rom, limit, out, &indicatif::ProgressBar::hidden())
+}
+
+/// [`run`], counting the scenarios on `bar` (its length is set here); the bar steps aside
+/// while a line is written.
+pub fn run_with_progress(
+    machine: &mut dyn Machine,
+    rom: &RomIdentity<'_>,
+    limit: u64,
+    out: &mut dyn Write,
+    bar: &indicatif::ProgressBar,
+) -> anyhow::Result<Report> {
     let identification = identify(rom)?;
-    writeln!(
-        out,
-        "conformance of {}: {}",
-        rom.name,
-        identification.describe()
-    )?;
+    let scenarios = conformance::scenarios();
+    bar.set_length(scenarios.len() as u64);
+    bar.suspend(|| {
+        writeln!(
+            out,
+            "conformance of {}: {}",
+            rom.name,
+            identification.describe()
+        )
+    })?;
     let mut report = Report::default();
-    for scenario in conformance::scenarios() {
+    for scenario in scenarios {
         let outcome = run_scenario(machine, &scenario, limit);
-        writeln!(out, "{outcome}")?;
-        out.flush()?;
+        bar.suspend(|| writeln!(out, "{outcome}").and_then(|()| out.flush()))?;
+        bar.inc(1);
         report.outcomes.push(outcome);
     }
+    bar.finish_and_clear();
     writeln!(out, "{}", report.summary())?;
     Ok(report)
 }

@@ -1,0 +1,288 @@
+//! fm2 movies: a session's controller 1 recorded from power-on plays back bit for bit; movies
+//! of another ROM, damaged ones and existing output files are refused.
+
+mod common;
+
+use jewelbot::cartridge;
+use jewelbot::movie::{rom_md5, Movie, MovieFrame};
+use jewelbot::movie_file::{self, MovieFileError};
+use jewelbot::rom::RomImage;
+use jewelbot::session::{Control, Session, SessionConfig, SessionError};
+use jewelbot_plugin::{Buttons, Plugin};
+use magic_jewelry::plugin::MagicJewelryPlugin;
+use std::path::Path;
+use std::process::Command;
+
+/// Frames of AI play recorded: the title, a game started and columns placed.
+const FRAMES: u64 = 2_000;
+
+fn fast_ai() -> Vec<Box<dyn Plugin>> {
+    let mut plugin = MagicJewelryPlugin::default();
+    plugin.set_option("mode", "fast").expect("a mode it has");
+    vec![Box::new(plugin)]
+}
+
+fn open_cartridge(plugins: Vec<Box<dyn Plugin>>) -> Session {
+    let rom = cartridge::rom().expect("the open cartridge parses");
+    Session::new(rom, plugins, SessionConfig::default()).expect("loads")
+}
+
+fn run(session: &mut Session, frames: u64) {
+    for _ in 0..frames {
+        session.run_frame().expect("frame");
+    }
+}
+
+/// A movie of `FRAMES` frames of the AI playing, and the RAM at its end.
+fn recorded_ai_play() -> (Movie, Vec<u8>) {
+    let mut session = open_cartridge(fast_ai());
+    session.record_movie().expect("at power-on");
+    run(&mut session, FRAMES);
+    let movie = session.take_recorded_movie().expect("recording");
+    (movie, session.ram().to_vec())
+}
+
+#[test]
+fn ai_play_recorded_plays_back_bit_for_bit_with_the_ai_off() {
+    let (movie, ram_recorded) = recorded_ai_play();
+    assert_eq!(movie.frames.len() as u64, FRAMES);
+    let pressed = movie
+        .frames
+        .iter()
+        .filter(|f| f.buttons != Buttons::NONE)
+        .count();
+    assert!(pressed >= 50, "the AI pressed on only {pressed} frames");
+    assert!(movie.frames.iter().all(|f| !f.reset));
+
+    // Through the file format, as a user's movie comes.
+    let movie = Movie::parse(&movie.to_fm2()).expect("our own fm2 parses");
+    let mut player = open_cartridge(Vec::new());
+    player.set_control(Control::Manual);
+    player.play_movie(movie.clone()).expect("same ROM");
+    run(&mut player, FRAMES);
+    assert_eq!(
+        player.movie_playback(),
+        Some((FRAMES as usize, FRAMES as usize))
+    );
+    assert!(
+        player.ram() == &ram_recorded[..],
+        "RAM differs after playback"
+    );
+
+    // The movie is what made that RAM: without it the console does something else.
+    let mut idle = open_cartridge(Vec::new());
+    idle.set_control(Control::Manual);
+    run(&mut idle, FRAMES);
+    assert!(idle.ram() != &ram_recorded[..], "the movie changed nothing");
+
+    // With the AI on, the movie still drives controller 1 for its frames.
+    let mut with_ai = open_cartridge(fast_ai());
+    with_ai.play_movie(movie).expect("same ROM");
+    run(&mut with_ai, FRAMES);
+    assert!(
+        with_ai.ram() == &ram_recorded[..],
+        "the AI's buttons leaked in"
+    );
+}
+
+#[test]
+fn a_soft_reset_is_recorded_and_played_back() {
+    let rom = || RomImage::from_bytes("tiny.nes", &common::tiny_rom()).expect("parses");
+    let mut session = Session::new(rom(), Vec::new(), SessionConfig::default()).expect("loads");
+    session.set_control(Control::Manual);
+    session.record_movie().expect("at power-on");
+    session.set_manual_buttons(Buttons::A | Buttons::RIGHT);
+    run(&mut session, 10);
+    session.reset();
+    session.set_manual_buttons(Buttons::START);
+    run(&mut session, 7);
+    let movie = session.take_recorded_movie().expect("recording");
+    assert_eq!(movie.frames.len(), 17);
+    let resets: Vec<usize> = (0..17).filter(|&i| movie.frames[i].reset).collect();
+    assert_eq!(resets, vec![10]);
+    assert!(movie.to_fm2().contains("\n|1|....T...|||\n"));
+    assert_eq!(movie.frames[9].buttons, Buttons::A | Buttons::RIGHT);
+
+    let mut player = Session::new(rom(), Vec::new(), SessionConfig::default()).expect("loads");
+    player.set_control(Control::Manual);
+    player.play_movie(movie).expect("same ROM");
+    run(&mut player, 17);
+    assert!(player.ram() == session.ram());
+    assert_eq!(player.ram()[common::PAD_BITS + 3], 1, "Start read back");
+}
+
+#[test]
+fn a_movie_of_another_rom_is_refused() {
+    let mut movie = Movie::new("other.nes", rom_md5(b"another", b"game"));
+    movie.frames.push(MovieFrame::default());
+    let mut session = open_cartridge(Vec::new());
+    let error = session.play_movie(movie.clone()).expect_err("another ROM");
+    assert!(
+        matches!(error, SessionError::Movie(_)),
+        "{error:?} is not a movie refusal"
+    );
+    assert!(error.to_string().contains("another ROM"), "{error}");
+    assert_eq!(session.frame_number(), 0);
+    assert_eq!(session.movie_playback(), None);
+
+    // And once the console has run, no movie from power-on fits it.
+    let rom = cartridge::rom().expect("parses");
+    movie.rom_md5 = rom_md5(&rom.prg, &rom.chr);
+    session.run_frame().expect("frame");
+    assert!(matches!(
+        session.play_movie(movie),
+        Err(SessionError::MovieNotAtPowerOn { frame: 1 })
+    ));
+}
+
+#[test]
+fn fm2_text_round_trips_and_files_are_never_overwritten() {
+    let rom = cartridge::rom().expect("parses");
+    let mut movie = Movie::new(&rom.name, rom_md5(&rom.prg, &rom.chr));
+    movie.frames = (0..300u16)
+        .map(|i| MovieFrame {
+            buttons: Buttons::from_bits((i * 37) as u8),
+            reset: i % 97 == 5,
+        })
+        .collect();
+    let text = movie.to_fm2();
+    assert_eq!(Movie::parse(&text), Ok(movie.clone()));
+    assert_eq!(text.lines().filter(|l| l.starts_with('|')).count(), 300);
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("a.fm2");
+    movie_file::write(&path, &movie, false).expect("new file");
+    assert_eq!(movie_file::read(&path).expect("reads"), movie);
+    let mut other = movie.clone();
+    other.frames.truncate(3);
+    let error = movie_file::write(&path, &other, false).expect_err("exists");
+    assert!(error.to_string().contains("--force"), "{error}");
+    assert_eq!(std::fs::read_to_string(&path).expect("kept"), text);
+    movie_file::write(&path, &other, true).expect("forced");
+    assert_eq!(movie_file::read(&path).expect("reads").frames.len(), 3);
+}
+
+#[test]
+fn damaged_movies_are_refused_with_the_reason() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("bad.fm2");
+    for (bytes, want) in [
+        (&b"just some text\n"[..], "not an fm2 movie"),
+        (b"version 3\nromFilename a\n", "no romChecksum"),
+        (
+            b"version 3\nromFilename a\nromChecksum base64:VYmON/RqC5V5eZa+cou4Og==\n|0|RL|||\n",
+            "line 4",
+        ),
+        (&[0xFF, 0xFE, 0x00][..], "cannot read"),
+    ] {
+        std::fs::write(&path, bytes).expect("written");
+        let error = movie_file::read(&path).expect_err("damaged");
+        assert!(error.to_string().contains(want), "{error}");
+        assert!(
+            !matches!(error, MovieFileError::File(_)) || want == "cannot read",
+            "{error:?}"
+        );
+    }
+}
+
+fn jewelbot(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_jewelbot"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn path_text(path: &Path) -> &str {
+    path.to_str().expect("utf-8 temp path")
+}
+
+#[test]
+fn the_command_line_records_plays_back_and_refuses() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let movie = dir.path().join("ai.fm2");
+    let (movie_arg, frames) = (path_text(&movie), "600");
+    let recorded = dir.path().join("recorded.state");
+    let played = dir.path().join("played.state");
+
+    let (code, _, stderr) = jewelbot(&[
+        "run",
+        "--headless",
+        "--frames",
+        frames,
+        "--mode",
+        "fast",
+        "--record-movie",
+        movie_arg,
+        "--save-state",
+        path_text(&recorded),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("movie of 600 frames recorded"), "{stderr}");
+    let text = std::fs::read_to_string(&movie).expect("written");
+    assert!(text.starts_with("version 3\n"));
+
+    let (code, _, stderr) = jewelbot(&[
+        "run",
+        "--headless",
+        "--frames",
+        frames,
+        "--ai",
+        "off",
+        "--movie",
+        movie_arg,
+        "--save-state",
+        path_text(&played),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let (mut a, mut b) = (open_cartridge(Vec::new()), open_cartridge(Vec::new()));
+    a.load_state_file(&recorded).expect("state");
+    b.load_state_file(&played).expect("state");
+    assert_eq!(a.frame_number(), 600);
+    assert!(a.ram() == b.ram(), "the played-back run ended elsewhere");
+
+    // Never over the user's file without --force.
+    let (code, stdout, stderr) = jewelbot(&[
+        "run",
+        "--headless",
+        "--frames",
+        "5",
+        "--record-movie",
+        movie_arg,
+    ]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("--force"), "{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert_eq!(std::fs::read_to_string(&movie).expect("kept"), text);
+
+    // Another ROM's movie and a damaged one stop the run before its first frame.
+    let other = dir.path().join("other.fm2");
+    let checksum = text
+        .lines()
+        .find(|l| l.starts_with("romChecksum"))
+        .expect("a checksum line");
+    std::fs::write(
+        &other,
+        text.replace(checksum, "romChecksum base64:VYmON/RqC5V5eZa+cou4Og=="),
+    )
+    .expect("written");
+    let damaged = dir.path().join("damaged.fm2");
+    std::fs::write(&damaged, text.replace("version 3", "version 9")).expect("written");
+    for (path, want) in [(&other, "another ROM"), (&damaged, "fm2 version 9")] {
+        let (code, stdout, stderr) = jewelbot(&[
+            "run",
+            "--headless",
+            "--frames",
+            "5",
+            "--movie",
+            path_text(path),
+        ]);
+        assert_ne!(code, 0);
+        assert!(stderr.contains(want), "{stderr}");
+        assert!(stdout.is_empty(), "it ran: {stdout}");
+    }
+}
