@@ -65,12 +65,16 @@ pub fn mutate(rng: &mut crate::input::Rng) -> Vec<u8> {
     for _ in 0..=rng.below(4) {
         match rng.below(8) {
             // Header fields, where the sizes and the mapper are.
+            // (A ROM cut short by an earlier step may have no header left to change.)
             0..=2 => {
                 let at = 4 + rng.below(12);
-                rom[at] = rng.next_u64() as u8;
+                let value = rng.next_u64() as u8;
+                if let Some(byte) = rom.get_mut(at) {
+                    *byte = value;
+                }
             }
             // The NES 2.0 marker with size nibbles.
-            3 => {
+            3 if rom.len() > 9 => {
                 rom[7] = (rom[7] & 0xF3) | 0x08;
                 rom[9] = rng.next_u64() as u8;
             }
