@@ -30,7 +30,7 @@ pub struct Recorded {
 const PROGRESS_EVERY: u64 = 60;
 
 /// Records `session` from its current frame (power-on for a fresh session), calling
-/// `progress` with the frames done every [`PROGRESS_EVERY`] frames.
+/// `progress` with the frames done every `PROGRESS_EVERY` frames.
 pub fn record(
     session: &mut Session,
     driver: &Driver<'_>,
