@@ -3,11 +3,12 @@
 
 use super::strategy::{Choice, Decision};
 use crate::engine::eval::features::{features, SIGNS};
-use crate::engine::eval::weights::{Weights, FEATURE_COUNT, WEIGHT_NAMES};
+use crate::engine::eval::weights::{Weights, FEATURE_COUNT, WEIGHT_COUNT, WEIGHT_NAMES};
 use crate::engine::rules::board::{Board, Column};
 use crate::engine::rules::resolve::LockOutcome;
 use crate::engine::rules::RuleSet;
 use std::fmt;
+use std::sync::OnceLock;
 
 /// A placement with what its lock does.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -85,7 +86,9 @@ fn deciding_feature(
     chosen: &[f64; FEATURE_COUNT],
     runner_up: &[f64; FEATURE_COUNT],
 ) -> Option<(&'static str, f64)> {
-    let weights = Weights::trained().to_vector();
+    // Parsed once: an explanation is made at every decision.
+    static WEIGHTS: OnceLock<[f64; WEIGHT_COUNT]> = OnceLock::new();
+    let weights = WEIGHTS.get_or_init(|| Weights::trained().to_vector());
     (0..FEATURE_COUNT)
         .map(|i| (i, SIGNS[i] * weights[i] * (chosen[i] - runner_up[i])))
         .filter(|&(_, gain)| gain > 1e-12)

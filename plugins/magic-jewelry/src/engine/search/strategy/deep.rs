@@ -2,7 +2,7 @@
 //! after one more column whose colours are not known yet, weighed by the rule set's colour
 //! odds (uniform for the reference; red and blue twice as likely in the real game).
 
-use super::{follow_up_with, for_each_result, next_spawn, Choice, Ranking, Strategy, LOSS, RANKED};
+use super::{for_each_result, next_spawn, Choice, Ranking, Strategy, LOSS, RANKED};
 use crate::engine::eval::{AnyEvaluator, Evaluator};
 use crate::engine::rules::board::{Board, Column, COLOURS};
 use crate::engine::rules::RuleSet;
@@ -176,25 +176,12 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
         self.ranking.as_slice()
     }
 
-    fn follow_up(
-        &self,
-        board: &Board,
-        current: Column,
-        choice: &Choice,
-        next: Column,
-        start: FallState,
-        input: InputModel,
-    ) -> Option<Choice> {
-        follow_up_with(
-            self.rules,
-            &self.evaluator,
-            board,
-            current,
-            choice,
-            next,
-            start,
-            input,
-        )
+    fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    fn evaluator(&self) -> &dyn Evaluator {
+        &self.evaluator
     }
 
     fn set_rules(&mut self, rules: RuleSet) {

@@ -87,18 +87,37 @@ pub trait Strategy: Send {
         &[]
     }
 
-    /// Where `next` would go, judged on its own, once `current` is placed as `choice` (`None`
-    /// when it cannot be placed, or the strategy does not say).
+    /// The rules it plays by.
+    fn rules(&self) -> RuleSet;
+
+    /// What it scores boards with.
+    fn evaluator(&self) -> &dyn Evaluator;
+
+    /// Where `next` would go, judged on its own board, once `current` is placed as `choice`
+    /// (`None` when it cannot be placed).
     fn follow_up(
         &self,
-        _board: &Board,
-        _current: Column,
-        _choice: &Choice,
-        _next: Column,
-        _start: FallState,
-        _input: InputModel,
+        board: &Board,
+        current: Column,
+        choice: &Choice,
+        next: Column,
+        start: FallState,
+        input: InputModel,
     ) -> Option<Choice> {
-        None
+        let rules = self.rules();
+        let mut after = *board;
+        let outcome = rules
+            .lock(
+                &mut after,
+                current.arranged(choice.arrangement),
+                usize::from(choice.x),
+            )
+            .ok()?;
+        if outcome.game_over {
+            return None;
+        }
+        let spawn = next_spawn(rules, start, current);
+        best_placement(rules, self.evaluator(), &after, next, spawn, input)
     }
 
     /// [`Strategy::choose`] with the input path and the time it took.
@@ -246,9 +265,9 @@ pub(crate) fn best_static(
 }
 
 /// The placement of `column` with the best board on its own (`None` when every one loses).
-pub(crate) fn best_placement(
+fn best_placement(
     rules: RuleSet,
-    evaluator: &impl Evaluator,
+    evaluator: &(impl Evaluator + ?Sized),
     board: &Board,
     column: Column,
     start: FallState,
@@ -271,33 +290,6 @@ pub(crate) fn best_placement(
         }
     });
     best
-}
-
-/// [`Strategy::follow_up`] for a strategy that scores boards with `evaluator` under `rules`.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn follow_up_with(
-    rules: RuleSet,
-    evaluator: &impl Evaluator,
-    board: &Board,
-    current: Column,
-    choice: &Choice,
-    next: Column,
-    start: FallState,
-    input: InputModel,
-) -> Option<Choice> {
-    let mut after = *board;
-    let outcome = rules
-        .lock(
-            &mut after,
-            current.arranged(choice.arrangement),
-            usize::from(choice.x),
-        )
-        .ok()?;
-    if outcome.game_over {
-        return None;
-    }
-    let spawn = next_spawn(rules, start, current);
-    best_placement(rules, evaluator, &after, next, spawn, input)
 }
 
 /// The spawn state of the columns after `current`: the same speed, or after a wild column the

@@ -1,6 +1,6 @@
 //! `simple`: the best board after the current column alone.
 
-use super::{follow_up_with, for_each_result, Choice, Ranking, Strategy, LOSS};
+use super::{for_each_result, Choice, Ranking, Strategy, LOSS};
 use crate::engine::eval::{AnyEvaluator, Evaluator};
 use crate::engine::rules::board::{Board, Column};
 use crate::engine::rules::RuleSet;
@@ -43,25 +43,12 @@ impl<E: Evaluator + Send> Strategy for Simple<E> {
         self.ranking.as_slice()
     }
 
-    fn follow_up(
-        &self,
-        board: &Board,
-        current: Column,
-        choice: &Choice,
-        next: Column,
-        start: FallState,
-        input: InputModel,
-    ) -> Option<Choice> {
-        follow_up_with(
-            self.rules,
-            &self.evaluator,
-            board,
-            current,
-            choice,
-            next,
-            start,
-            input,
-        )
+    fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    fn evaluator(&self) -> &dyn Evaluator {
+        &self.evaluator
     }
 
     fn choose(

@@ -1,8 +1,6 @@
 //! `smart`: the reference's search, current column then next column, best final board.
 
-use super::{
-    best_static, follow_up_with, for_each_result, next_spawn, Choice, Ranking, Strategy, LOSS,
-};
+use super::{best_static, for_each_result, next_spawn, Choice, Ranking, Strategy, LOSS};
 use crate::engine::eval::{AnyEvaluator, Evaluator};
 use crate::engine::rules::board::{Board, Column};
 use crate::engine::rules::RuleSet;
@@ -45,25 +43,12 @@ impl<E: Evaluator + Send> Strategy for Smart<E> {
         self.ranking.as_slice()
     }
 
-    fn follow_up(
-        &self,
-        board: &Board,
-        current: Column,
-        choice: &Choice,
-        next: Column,
-        start: FallState,
-        input: InputModel,
-    ) -> Option<Choice> {
-        follow_up_with(
-            self.rules,
-            &self.evaluator,
-            board,
-            current,
-            choice,
-            next,
-            start,
-            input,
-        )
+    fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    fn evaluator(&self) -> &dyn Evaluator {
+        &self.evaluator
     }
 
     fn choose(
