@@ -4,7 +4,9 @@
 
 use super::stats::Stats;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use magic_jewelry::engine::{FallState, Game, InputModel, RuleSet, Strategy, Turn, RULE_SET_NAMES};
+use magic_jewelry::engine::{
+    FallState, Game, InputModel, RuleSet, Situation, Strategy, Turn, RULE_SET_NAMES,
+};
 use std::time::{Duration, Instant};
 
 /// The game the tools simulate: the rules and how the player presses (flattened into `sim`,
@@ -96,6 +98,10 @@ pub fn run(
     for _ in 0..columns {
         let start = FallState::spawn(game.fall_speed());
         let began = config.timed.then(Instant::now);
+        strategy.observe(&Situation {
+            counters: *game.counters(),
+            generator: None,
+        });
         let choice = strategy.choose(
             game.board(),
             game.current(),

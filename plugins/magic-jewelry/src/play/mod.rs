@@ -8,7 +8,8 @@ pub mod tracker;
 
 use crate::engine::rules::board::WIDTH;
 use crate::engine::{
-    self, AnyEvaluator, Board, Column, Explanation, FallState, InputModel, RuleSet, Strategy,
+    self, AnyEvaluator, Board, Column, Counters, Explanation, FallState, InputModel, RuleSet,
+    Situation, Strategy,
 };
 use crate::game_view::{GameView, Phase};
 use injector::{Injector, Seen, Step};
@@ -328,6 +329,15 @@ impl Player {
             held: self.pressed,
         };
         let input = self.mode.input_model();
+        self.strategy.observe(&Situation {
+            counters: Counters {
+                since_wild: u32::from(view.removed),
+                combo: view.combo,
+                level: view.level_index,
+                ..Counters::default()
+            },
+            generator: None,
+        });
         let decision =
             self.strategy
                 .decide(board, jewels, next.is_valid().then_some(next), start, input)?;

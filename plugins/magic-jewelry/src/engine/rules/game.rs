@@ -82,6 +82,12 @@ impl Game {
         self.next
     }
 
+    /// The column generator as it stands after making the next column: it makes the columns
+    /// after it (foresight).
+    pub fn generator(&self) -> &ColumnGenerator {
+        &self.generator
+    }
+
     /// The game's counters: score, jewels, level, combo, cells towards the next wild column.
     pub fn counters(&self) -> &Counters {
         &self.counters

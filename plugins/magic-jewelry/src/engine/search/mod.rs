@@ -13,5 +13,5 @@ pub use input::{FallState, InputModel, Move, Timeline};
 pub use placement::{reachable, Placement, Placements};
 pub use strategy::{
     for_each_result, strategy_by_name, strategy_with, Choice, Decision, Deep, DeepConfig, Simple,
-    Smart, Strategy, UnknownStrategy, RANKED, STRATEGY_NAMES,
+    Situation, Smart, Strategy, UnknownStrategy, RANKED, STRATEGY_NAMES,
 };

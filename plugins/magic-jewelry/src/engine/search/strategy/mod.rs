@@ -16,7 +16,7 @@ use crate::engine::eval::weights::Weights;
 use crate::engine::eval::{AnyEvaluator, Evaluator};
 use crate::engine::rules::board::{Board, Column};
 use crate::engine::rules::resolve::{lock_unchecked, LockOutcome};
-use crate::engine::rules::RuleSet;
+use crate::engine::rules::{ColumnGenerator, Counters, RuleSet};
 use std::time::{Duration, Instant};
 
 /// Score of a board where the game is lost: below anything an evaluation returns.
@@ -58,9 +58,26 @@ pub struct Decision {
     pub elapsed: Duration,
 }
 
+/// What the game knows beyond the board and the two columns shown, given to a strategy before
+/// each decision ([`Strategy::observe`]).
+#[derive(Debug, Clone, Default)]
+pub struct Situation {
+    /// The game's counters as the current column falls: combo, cells towards the next wild
+    /// column, level.
+    pub counters: Counters,
+    /// When the column sequence is known (foresight): the generator as it stands after making
+    /// the next column shown, so that it makes the columns after it, in order. Wild columns are
+    /// not in it: they come from the counters.
+    pub generator: Option<ColumnGenerator>,
+}
+
 /// A way to choose where each column goes.
 pub trait Strategy: Send {
     fn name(&self) -> &'static str;
+
+    /// Takes in what the game knows besides the board and the columns shown, before the next
+    /// [`Strategy::choose`]; strategies that need none of it ignore it.
+    fn observe(&mut self, _situation: &Situation) {}
 
     /// Chooses a placement for `current`, knowing `next` when it is given. `None` when the
     /// column cannot move at all (spawn blocked).
