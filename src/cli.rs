@@ -97,9 +97,24 @@ pub struct WindowArgs {
     /// Directory for save states (default: the user's data directory).
     #[arg(long, value_name = "DIR")]
     pub state_dir: Option<PathBuf>,
-    /// Directory for screenshots (default: the current directory).
+    /// Directory for screenshots and the GIFs Ctrl+F12 records (default: the current
+    /// directory).
     #[arg(long, value_name = "DIR")]
     pub screenshot_dir: Option<PathBuf>,
+    /// Play an fm2 movie from power-on: its buttons drive controller 1 for its frames, then
+    /// the controller is the AI's or yours again. A movie of another ROM is refused.
+    #[arg(long, value_name = "FILE")]
+    pub movie: Option<PathBuf>,
+    /// Record controller 1 from power-on to an fm2 movie FILE, written when the window closes.
+    #[arg(long, value_name = "FILE")]
+    pub record_movie: Option<PathBuf>,
+    /// Record an animated GIF of the game to FILE from the start until the window closes
+    /// (Ctrl+F12 stops it, or starts one in the screenshot directory).
+    #[arg(long, value_name = "FILE")]
+    pub gif: Option<PathBuf>,
+    /// Replace the files of --record-movie and --gif if they exist.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Debug, Args)]

@@ -127,10 +127,27 @@ fn play(args: &cli::PlayArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
         square_pixels: window.square_pixels,
         state_dir: window.state_dir.clone(),
         screenshot_dir: window.screenshot_dir.clone(),
+        record_movie: window.record_movie.clone(),
+        gif: window.gif.clone(),
+        force: window.force,
     };
+    // Files are refused before the window opens.
+    for path in [&window.record_movie, &window.gif].into_iter().flatten() {
+        refuse_existing(path, window.force)?;
+    }
+    let movie = window
+        .movie
+        .as_deref()
+        .map(|path| jewelbot::movie_file::read(path).map(|movie| (path, movie)))
+        .transpose()?;
     jewelbot::frontend::run(options, |config| {
         let mut session = open_session_with(&args.game, plugins, config)?;
         report_messages(&mut session);
+        if let Some((path, movie)) = movie {
+            session
+                .play_movie(movie)
+                .with_context(|| format!("cannot play {}", path.display()))?;
+        }
         Ok(session)
     })?;
     Ok(ExitCode::SUCCESS)

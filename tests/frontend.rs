@@ -231,3 +231,36 @@ fn the_key_table_in_docs_is_current() {
          UPDATE_GOLDEN=1 cargo test --test frontend"
     );
 }
+
+/// The window command refuses its files before it looks for a display: an existing movie or
+/// GIF path without `--force`, a damaged movie. Nothing is written.
+#[test]
+fn the_window_refuses_its_files_before_opening() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let taken = dir.path().join("taken");
+    std::fs::write(&taken, "mine").expect("write");
+    let damaged = dir.path().join("damaged.fm2");
+    std::fs::write(&damaged, "version 3\n|0|bad|\n").expect("write");
+    let window = |args: &[&std::ffi::OsStr]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_jewelbot"))
+            .args(args)
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .env_remove("WAYLAND_SOCKET")
+            .output()
+            .expect("jewelbot runs");
+        assert!(!out.status.success());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    for flag in ["--record-movie", "--gif"] {
+        let said = window(&[flag.as_ref(), taken.as_os_str()]);
+        assert!(said.contains("exists; pass --force"), "{flag}: {said}");
+    }
+    let said = window(&["--movie".as_ref(), damaged.as_os_str()]);
+    assert!(said.contains("damaged.fm2"), "{said}");
+    assert!(!said.contains("no display"), "{said}");
+    // With --force the files pass, and the missing display is what stops it.
+    let said = window(&["--gif".as_ref(), taken.as_os_str(), "--force".as_ref()]);
+    assert!(said.contains("no display"), "{said}");
+    assert_eq!(std::fs::read_to_string(&taken).expect("read"), "mine");
+}

@@ -9,6 +9,8 @@ use super::input::{self, Action, Input};
 use super::pacing::{Due, Pacer, Speed};
 use super::presenter::Presenter;
 use super::{screenshot, states, Options};
+use crate::gif_capture::GifCapture;
+use crate::movie_file;
 use crate::session::{Control, Session};
 use jewelbot_plugin::{RAM_SIZE, SCREEN_HEIGHT, SCREEN_WIDTH};
 use std::sync::Arc;
@@ -58,6 +60,8 @@ pub struct App {
     fps: FpsMeter,
     last_redraw: Instant,
     error: Option<anyhow::Error>,
+    /// The GIF being recorded (`--gif`, or Ctrl+F12).
+    gif: Option<GifCapture>,
 }
 
 impl App {
@@ -95,6 +99,7 @@ impl App {
             fps: FpsMeter::default(),
             last_redraw: Instant::now(),
             error: None,
+            gif: None,
             options,
         };
         app.report_plugin_messages();
@@ -115,9 +120,67 @@ impl App {
         app
     }
 
-    /// The error that ended the event loop, if one did.
-    pub fn finish(self) -> anyhow::Result<()> {
-        self.error.map_or(Ok(()), Err)
+    /// Records the game's pictures to `gif` from now on.
+    pub fn set_gif(&mut self, gif: Option<GifCapture>) {
+        self.gif = gif;
+    }
+
+    /// Writes the recorded movie and the GIF being recorded, then gives the error that ended
+    /// the event loop, if one did.
+    pub fn finish(mut self) -> anyhow::Result<()> {
+        let mut result = self.error.take().map_or(Ok(()), Err);
+        if let Some(gif) = self.gif.take() {
+            let (pictures, path) = (gif.pictures(), gif.path().to_owned());
+            match gif.finish() {
+                Ok(()) => eprintln!("GIF of {pictures} pictures written to {}", path.display()),
+                Err(error) => result = result.and(Err(error.into())),
+            }
+        }
+        if let Some(path) = self.options.record_movie.clone() {
+            if let Some(movie) = self.session.take_recorded_movie() {
+                match movie_file::write(&path, &movie, self.options.force) {
+                    Ok(()) => eprintln!(
+                        "movie of {} frames recorded to {}",
+                        movie.frames.len(),
+                        path.display()
+                    ),
+                    Err(error) => result = result.and(Err(error.into())),
+                }
+            }
+        }
+        result
+    }
+
+    /// Starts a GIF in the screenshot directory, or ends the one being recorded.
+    fn toggle_gif(&mut self) {
+        if let Some(gif) = self.gif.take() {
+            let (pictures, path) = (gif.pictures(), gif.path().to_owned());
+            match gif.finish() {
+                Ok(()) => self.say(format!("GIF of {pictures} pictures: {}", path.display())),
+                Err(error) => self.say(format!("GIF failed: {error}")),
+            }
+            return;
+        }
+        let dir = match &self.options.screenshot_dir {
+            Some(dir) => Ok(dir.clone()),
+            None => std::env::current_dir().map_err(|e| anyhow::anyhow!(e)),
+        };
+        let frame = self.session.frame_number();
+        let started = dir.and_then(|dir| {
+            std::fs::create_dir_all(&dir)?;
+            let path = screenshot::fresh_path(&dir, &self.session.rom().name, frame, "game", "gif");
+            Ok(GifCapture::create(&path, false)?)
+        });
+        match started {
+            Ok(gif) => {
+                self.say(format!(
+                    "recording {} (Ctrl+F12 stops)",
+                    gif.path().display()
+                ));
+                self.gif = Some(gif);
+            }
+            Err(error) => self.say(format!("GIF failed: {error:#}")),
+        }
     }
 
     fn fail(&mut self, event_loop: &ActiveEventLoop, error: anyhow::Error) {
@@ -235,6 +298,12 @@ impl App {
             return false;
         }
         self.fps.count();
+        if let Some(gif) = &mut self.gif {
+            if let Err(error) = gif.frame(self.session.picture_rgba()) {
+                self.gif = None;
+                self.say(format!("GIF stopped: {error}"));
+            }
+        }
         self.audio
             .push_frame(self.session.audio_samples(), self.pacer.speed());
         self.report_plugin_messages();
@@ -367,6 +436,7 @@ impl App {
                 );
                 self.canvas = canvas;
             }
+            Action::Gif => self.toggle_gif(),
             Action::ToggleInspector => {
                 self.ui.panel = !self.ui.panel;
                 self.fit_window_to_panel();
@@ -498,7 +568,7 @@ impl App {
         };
         let result = dir.and_then(|dir| {
             std::fs::create_dir_all(&dir)?;
-            let path = screenshot::fresh_path(&dir, &self.session.rom().name, frame, what);
+            let path = screenshot::fresh_path(&dir, &self.session.rom().name, frame, what, "png");
             screenshot::write_png(&path, w, h, rgba)?;
             Ok(path)
         });

@@ -23,6 +23,8 @@ pub enum Action {
     LoadState,
     Screenshot,
     WindowScreenshot,
+    /// Start or stop an animated GIF of the game.
+    Gif,
     ToggleInspector,
     HexUp,
     HexDown,
@@ -162,6 +164,12 @@ pub const BINDINGS: &[Binding] = &[
         keys: "Shift+F12",
         action: Action::WindowScreenshot,
         what: "screenshot of the whole window",
+    },
+    Binding {
+        chords: &[ctrl(KeyCode::F12)],
+        keys: "Ctrl+F12",
+        action: Action::Gif,
+        what: "start / stop an animated GIF of the game",
     },
     Binding {
         chords: &[key(KeyCode::KeyI)],
@@ -562,6 +570,10 @@ mod tests {
         assert_eq!(
             action_for(KeyCode::F12, ModifiersState::SHIFT),
             Some(Action::WindowScreenshot)
+        );
+        assert_eq!(
+            action_for(KeyCode::F12, ModifiersState::CONTROL),
+            Some(Action::Gif)
         );
         assert_eq!(
             action_for(KeyCode::Enter, ModifiersState::ALT),

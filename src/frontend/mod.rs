@@ -31,6 +31,8 @@ pub mod screenshot;
 pub mod states;
 
 #[cfg(feature = "window")]
+use crate::gif_capture::GifCapture;
+#[cfg(feature = "window")]
 use crate::session::{Session, SessionConfig};
 use std::path::PathBuf;
 #[cfg(feature = "window")]
@@ -55,6 +57,12 @@ pub struct Options {
     pub state_dir: Option<PathBuf>,
     /// Where screenshots go (default: the current directory).
     pub screenshot_dir: Option<PathBuf>,
+    /// Record controller 1 from power-on to this fm2 movie, written when the window closes.
+    pub record_movie: Option<PathBuf>,
+    /// Record a GIF of the game to this file from the start.
+    pub gif: Option<PathBuf>,
+    /// Replace the movie and GIF files if they exist.
+    pub force: bool,
 }
 
 impl Default for Options {
@@ -69,6 +77,9 @@ impl Default for Options {
             square_pixels: false,
             state_dir: None,
             screenshot_dir: None,
+            record_movie: None,
+            gif: None,
+            force: false,
         }
     }
 }
@@ -103,12 +114,23 @@ pub fn run(
         },
         None => SessionConfig::default(),
     };
-    let session = open(config)?;
+    let mut session = open(config)?;
+    if options.record_movie.is_some() {
+        session.record_movie()?;
+    }
+    let gif = options
+        .gif
+        .as_deref()
+        .map(|path| GifCapture::create(path, options.force))
+        .transpose()?;
     let mut app = app::App::new(session, audio, options);
-    event_loop
+    app.set_gif(gif);
+    let ran = event_loop
         .run_app(&mut app)
-        .map_err(|e| anyhow::anyhow!("the window stopped: {e}"))?;
-    app.finish()
+        .map_err(|e| anyhow::anyhow!("the window stopped: {e}"));
+    // The movie and the GIF are written however the window ended.
+    let finished = app.finish();
+    ran.and(finished)
 }
 
 /// Whether a window system is announced (X11 or Wayland); other systems always have one.

@@ -46,13 +46,14 @@ pub fn read_png(path: &Path) -> anyhow::Result<(usize, usize, Vec<u8>)> {
     Ok((info.width as usize, info.height as usize, data))
 }
 
-/// A path in `dir` named after the game and frame that does not exist yet.
-pub fn fresh_path(dir: &Path, game: &str, frame: u64, what: &str) -> PathBuf {
+/// A path in `dir` named after the game and frame that does not exist yet, ending in
+/// `.extension`.
+pub fn fresh_path(dir: &Path, game: &str, frame: u64, what: &str, extension: &str) -> PathBuf {
     let base = format!("{}-{what}-frame{frame}", file_stem(game));
-    let mut path = dir.join(format!("{base}.png"));
+    let mut path = dir.join(format!("{base}.{extension}"));
     let mut n = 2;
     while path.exists() {
-        path = dir.join(format!("{base}-{n}.png"));
+        path = dir.join(format!("{base}-{n}.{extension}"));
         n += 1;
     }
     path
@@ -91,12 +92,12 @@ mod tests {
     #[test]
     fn writes_and_reads_back() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let path = fresh_path(dir.path(), "Magic Jewelry (Asia).nes", 12, "game");
+        let path = fresh_path(dir.path(), "Magic Jewelry (Asia).nes", 12, "game", "png");
         assert!(path.ends_with("Magic_Jewelry_Asia-game-frame12.png"));
         let rgba: Vec<u8> = (0..2 * 3 * 4).map(|i| i as u8 * 10).collect();
         write_png(&path, 2, 3, &rgba).expect("write");
         assert_eq!(read_png(&path).expect("read"), (2, 3, rgba));
-        let again = fresh_path(dir.path(), "Magic Jewelry (Asia).nes", 12, "game");
+        let again = fresh_path(dir.path(), "Magic Jewelry (Asia).nes", 12, "game", "png");
         assert_ne!(again, path);
         assert!(write_png(&again, 5, 5, &[0; 4]).is_err());
     }
