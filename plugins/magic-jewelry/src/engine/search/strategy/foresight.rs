@@ -1,0 +1,345 @@
+//! Foresight: a beam search over the columns still to come when the sequence is known (the
+//! game's generator read from RAM, or the simulator's own), wrapped around a fair strategy that
+//! plays whenever it is not.
+//!
+//! Each beam node is a board after some of the known columns, with the counters that decide
+//! when the wild column comes and how fast the columns fall. Every reachable placement of the
+//! node's next column is expanded, lost boards are dropped, and the best [`ForesightConfig::beam`]
+//! boards by the evaluator's score (less the interim cost of the boards on the way, as `smart`
+//! and `deep` count it) go on to the next depth. The first placement of the best board at the
+//! last depth is the choice. Work is counted in boards evaluated, so a work budget gives the same
+//! choices on every machine; a time budget can stop it earlier.
+
+use super::{for_each_result, Choice, Ranking, Situation, Strategy, LOSS};
+use crate::engine::eval::Evaluator;
+use crate::engine::rules::board::{Board, Column};
+use crate::engine::rules::{ColumnGenerator, Counters, RuleSet};
+use crate::engine::search::input::{FallState, InputModel};
+use crate::engine::search::placement::{reachable, Placement};
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+/// How far foresight looks and how much work a decision may take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct ForesightConfig {
+    /// Columns searched, the current one included (wild columns count as columns).
+    pub depth: usize,
+    /// Boards kept at each depth.
+    pub beam: usize,
+    /// Boards evaluated per decision at most: the current column's placements are always
+    /// expanded, and no further node once this many boards were evaluated.
+    pub work: u64,
+    /// Stop expanding nodes after this long (`None`: the work budget alone, so results depend
+    /// only on the inputs).
+    #[serde(skip)]
+    pub time: Option<Duration>,
+}
+
+impl Default for ForesightConfig {
+    fn default() -> Self {
+        Self {
+            depth: 5,
+            beam: 24,
+            work: 6_000,
+            time: None,
+        }
+    }
+}
+
+impl ForesightConfig {
+    /// Columns of the sequence needed beyond the current and the next one.
+    pub fn generated_columns(&self) -> usize {
+        self.depth.saturating_sub(2)
+    }
+}
+
+/// One board on the way through the known columns.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    board: Board,
+    counters: Counters,
+    /// The column to place now is the wild column.
+    wild: bool,
+    /// Known (non-wild) columns placed so far.
+    used: usize,
+    /// The current column's placement that leads here.
+    first: Placement,
+    /// The evaluator's score less the interim cost of the boards before it.
+    score: f64,
+    /// Interim cost of the boards on the way (the board itself excluded).
+    interim: f64,
+}
+
+/// What is worth one beam slot: boards reached by different orders of the same placements
+/// count once.
+type NodeKey = (Board, u32, u8, bool);
+
+fn key(node: &Node) -> NodeKey {
+    (
+        node.board,
+        node.counters.since_wild,
+        node.counters.level,
+        node.wild,
+    )
+}
+
+/// A fair strategy that plays the known sequence ahead when it is given one.
+pub struct Foresight {
+    fair: Box<dyn Strategy>,
+    config: ForesightConfig,
+    counters: Counters,
+    generator: Option<ColumnGenerator>,
+    ranking: Ranking,
+    /// The last decision looked ahead (not the fair strategy's).
+    used: bool,
+    /// Boards evaluated by the last decision.
+    work: u64,
+    /// Depth the last decision reached.
+    reached: usize,
+    beam: Vec<Node>,
+    children: Vec<Node>,
+    seen: HashSet<NodeKey>,
+}
+
+impl std::fmt::Debug for Foresight {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Foresight")
+            .field("fair", &self.fair.name())
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Foresight {
+    pub fn new(fair: Box<dyn Strategy>, config: ForesightConfig) -> Self {
+        Self {
+            fair,
+            config,
+            counters: Counters::default(),
+            generator: None,
+            ranking: Ranking::default(),
+            used: false,
+            work: 0,
+            reached: 0,
+            beam: Vec::new(),
+            children: Vec::new(),
+            seen: HashSet::new(),
+        }
+    }
+
+    pub fn config(&self) -> ForesightConfig {
+        self.config
+    }
+
+    /// Whether the last decision looked ahead, with the columns it searched; `None` when the
+    /// fair strategy decided.
+    pub fn last_depth(&self) -> Option<usize> {
+        self.used.then_some(self.reached)
+    }
+
+    /// Boards evaluated by the last decision that looked ahead.
+    pub fn last_work(&self) -> u64 {
+        self.work
+    }
+
+    /// The known columns from the current one on: the current (unless wild), the next, then
+    /// the generator's.
+    fn known(&self, current: Column, next: Column, generator: &ColumnGenerator) -> Vec<Column> {
+        let mut generator = generator.clone();
+        let mut known = Vec::with_capacity(self.config.depth + 1);
+        if !current.is_wild() {
+            known.push(current);
+        }
+        known.push(next);
+        while known.len() < self.config.depth {
+            known.push(generator.next_column());
+        }
+        known
+    }
+
+    /// The beam search over `known`; `None` when the current column cannot move.
+    fn search(
+        &mut self,
+        board: &Board,
+        current: Column,
+        known: &[Column],
+        start: FallState,
+        input: InputModel,
+    ) -> Option<Choice> {
+        let began = Instant::now();
+        let rules = self.fair.rules();
+        let evaluator = self.fair.evaluator();
+        let config = self.config;
+        let mut work = 0u64;
+        let placements = reachable(board, start, input);
+        let first = *placements.as_slice().first()?;
+        let root = Node {
+            board: *board,
+            counters: self.counters,
+            wild: current.is_wild(),
+            used: 0,
+            first,
+            score: 0.0,
+            interim: 0.0,
+        };
+        self.beam.clear();
+        self.beam.push(root);
+        let mut reached = 0;
+        for depth in 0..config.depth.max(1) {
+            let out_of_budget = |work: u64| {
+                work >= config.work || config.time.is_some_and(|limit| began.elapsed() > limit)
+            };
+            if depth > 0 && out_of_budget(work) {
+                break;
+            }
+            self.children.clear();
+            let mut cut = false;
+            for parent in &self.beam {
+                // The best parents go first: a depth cut short compares their children only.
+                if depth > 0 && out_of_budget(work) {
+                    cut = true;
+                    break;
+                }
+                let column = if parent.wild {
+                    Column::WILD
+                } else {
+                    match known.get(parent.used) {
+                        Some(&column) => column,
+                        None => continue,
+                    }
+                };
+                let interim = if depth == 0 {
+                    0.0
+                } else {
+                    parent.interim + evaluator.interim_cost(&parent.board)
+                };
+                let spawned;
+                let placements = if depth == 0 {
+                    &placements
+                } else {
+                    let spawn = FallState::spawn(rules.fall_speed(parent.counters.level));
+                    spawned = reachable(&parent.board, spawn, input);
+                    &spawned
+                };
+                let children = &mut self.children;
+                for_each_result(
+                    rules,
+                    &parent.board,
+                    column,
+                    placements,
+                    |p, after, outcome| {
+                        work += 1;
+                        if outcome.game_over {
+                            return;
+                        }
+                        let mut counters = parent.counters;
+                        let resolution = counters.count(rules, outcome, p.y, column.is_wild());
+                        children.push(Node {
+                            board: *after,
+                            counters,
+                            wild: resolution.wild_due,
+                            used: parent.used + usize::from(!column.is_wild()),
+                            first: if depth == 0 { *p } else { parent.first },
+                            score: evaluator.score(after) - interim,
+                            interim,
+                        });
+                    },
+                );
+            }
+            if self.children.is_empty() {
+                // Every line loses here: the deepest boards that do not decide.
+                break;
+            }
+            // Best first; among equals the first found stays first, as the fair searches do.
+            self.children.sort_by(|a, b| b.score.total_cmp(&a.score));
+            self.seen.clear();
+            let seen = &mut self.seen;
+            self.children.retain(|node| seen.insert(key(node)));
+            self.children.truncate(config.beam.max(1));
+            std::mem::swap(&mut self.beam, &mut self.children);
+            reached = depth + 1;
+            if cut {
+                break;
+            }
+        }
+        self.work = work;
+        self.reached = reached;
+        self.ranking.clear();
+        if reached == 0 {
+            // Every placement of the current column loses.
+            return Some(Choice {
+                x: first.x,
+                arrangement: first.arrangement,
+                y: first.y,
+                score: 2.0 * LOSS,
+            });
+        }
+        for node in &self.beam {
+            self.ranking.offer(Choice {
+                x: node.first.x,
+                arrangement: node.first.arrangement,
+                y: node.first.y,
+                score: node.score,
+            });
+        }
+        self.ranking.as_slice().first().copied()
+    }
+}
+
+impl Strategy for Foresight {
+    fn name(&self) -> &'static str {
+        self.fair.name()
+    }
+
+    fn observe(&mut self, situation: &Situation) {
+        self.counters = situation.counters;
+        self.generator.clone_from(&situation.generator);
+        self.fair.observe(situation);
+    }
+
+    fn choose(
+        &mut self,
+        board: &Board,
+        current: Column,
+        next: Option<Column>,
+        start: FallState,
+        input: InputModel,
+    ) -> Option<Choice> {
+        // A sequence is used for the one decision it was observed for.
+        let generator = self.generator.take();
+        self.used = false;
+        match (generator, next) {
+            (Some(generator), Some(next)) => {
+                let known = self.known(current, next, &generator);
+                self.used = true;
+                self.search(board, current, &known, start, input)
+            }
+            _ => self.fair.choose(board, current, next, start, input),
+        }
+    }
+
+    fn set_budget(&mut self, budget: Option<Duration>) {
+        self.config.time = budget;
+        self.fair.set_budget(budget);
+    }
+
+    fn set_rules(&mut self, rules: RuleSet) {
+        self.fair.set_rules(rules);
+    }
+
+    fn ranking(&self) -> &[Choice] {
+        if self.used {
+            self.ranking.as_slice()
+        } else {
+            self.fair.ranking()
+        }
+    }
+
+    fn rules(&self) -> RuleSet {
+        self.fair.rules()
+    }
+
+    fn evaluator(&self) -> &dyn Evaluator {
+        self.fair.evaluator()
+    }
+}
