@@ -98,6 +98,10 @@ pub struct Foresight {
     reached: usize,
     beam: Vec<Node>,
     children: Vec<Node>,
+    /// The children's indices, best first.
+    order: Vec<u32>,
+    /// The children kept for the next depth.
+    next: Vec<Node>,
     seen: HashSet<NodeKey>,
 }
 
@@ -123,6 +127,8 @@ impl Foresight {
             reached: 0,
             beam: Vec::new(),
             children: Vec::new(),
+            order: Vec::new(),
+            next: Vec::new(),
             seen: HashSet::new(),
         }
     }
@@ -250,12 +256,28 @@ impl Foresight {
                 // Every line loses here: the deepest boards that do not decide.
                 break;
             }
-            // Best first; among equals the first found stays first, as the fair searches do.
-            self.children.sort_by(|a, b| b.score.total_cmp(&a.score));
+            // Best first (among equals the first found, as the fair searches do), then the best
+            // `beam` distinct boards: the order is sorted by index, only the kept are hashed.
+            let children = &self.children;
+            self.order.clear();
+            self.order.extend(0..children.len() as u32);
+            self.order.sort_unstable_by(|&a, &b| {
+                let (x, y) = (&children[a as usize], &children[b as usize]);
+                y.score.total_cmp(&x.score).then(a.cmp(&b))
+            });
             self.seen.clear();
-            let seen = &mut self.seen;
-            self.children.retain(|node| seen.insert(key(node)));
-            self.children.truncate(config.beam.max(1));
+            self.next.clear();
+            let width = config.beam.max(1);
+            for &i in &self.order {
+                if self.next.len() == width {
+                    break;
+                }
+                let node = &children[i as usize];
+                if self.seen.insert(key(node)) {
+                    self.next.push(*node);
+                }
+            }
+            std::mem::swap(&mut self.children, &mut self.next);
             std::mem::swap(&mut self.beam, &mut self.children);
             reached = depth + 1;
             if cut {
