@@ -114,8 +114,8 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
     let sees = |job: u64| {
         foresight.is_some()
             && match args.foresight_for.as_str() {
-                "a" => job % 2 == 0,
-                "b" => job % 2 == 1,
+                "a" => job.is_multiple_of(2),
+                "b" => !job.is_multiple_of(2),
                 _ => true,
             }
     };

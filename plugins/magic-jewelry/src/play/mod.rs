@@ -2,16 +2,18 @@
 //! decides where each column goes when it spawns, and presses the buttons to get it there
 //! frame by frame, never writing the game's state.
 
+pub mod foresight;
 pub mod injector;
 pub mod plan;
 pub mod tracker;
 
 use crate::engine::rules::board::WIDTH;
 use crate::engine::{
-    self, AnyEvaluator, Board, Column, Counters, Explanation, FallState, InputModel, RuleSet,
-    Situation, Strategy,
+    self, AnyEvaluator, Board, Column, ColumnGenerator, Counters, Explanation, FallState,
+    Foresight, ForesightConfig, InputModel, RuleSet, Situation, Strategy,
 };
 use crate::game_view::{GameView, Phase};
+use foresight::{Reading, SeenColumns};
 use injector::{Injector, Seen, Step};
 use jewelbot_plugin::Buttons;
 use plan::Plan;
@@ -145,9 +147,49 @@ pub struct PlayerStats {
     pub decision_times: DecisionTimes,
 }
 
+/// What the player's foresight did at its last decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ForesightStatus {
+    /// Foresight is off: fair play, by choice.
+    Off,
+    /// It searched this many columns ahead from the generator state in RAM.
+    Checked(usize),
+    /// It searched this many columns from a state pinned from the columns seen (RAM's did not
+    /// make the next column shown).
+    Pinned(usize),
+    /// RAM's state did not make the next column shown and the columns seen did not pin one:
+    /// fair play.
+    Unknown,
+}
+
+impl fmt::Display for ForesightStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Off => f.write_str("fair play"),
+            Self::Checked(k) => write!(f, "foresight: {k} columns"),
+            Self::Pinned(k) => write!(
+                f,
+                "foresight: {k} columns (generator pinned from the columns seen)"
+            ),
+            Self::Unknown => {
+                f.write_str("fair play (foresight: generator state does not match the next column)")
+            }
+        }
+    }
+}
+
 /// The AI at the controller.
 pub struct Player {
+    /// The strategy, wrapped to search the known sequence when foresight gives it one.
     strategy: Box<dyn Strategy>,
+    /// Read the generator from RAM and look ahead.
+    foresight: bool,
+    foresight_config: ForesightConfig,
+    foresight_status: ForesightStatus,
+    /// The generator's columns seen, for pinning its state when RAM's does not fit.
+    seen_columns: SeenColumns,
+    /// A column spawned since the last decision.
+    spawned: bool,
     mode: Mode,
     plan: Option<Plan>,
     replans: u32,
@@ -161,8 +203,14 @@ pub struct Player {
 
 impl Player {
     pub fn new(strategy: Box<dyn Strategy>, mode: Mode) -> Self {
+        let foresight_config = ForesightConfig::default();
         Self {
-            strategy,
+            strategy: Box::new(Foresight::new(strategy, foresight_config)),
+            foresight: false,
+            foresight_config,
+            foresight_status: ForesightStatus::Off,
+            seen_columns: SeenColumns::default(),
+            spawned: true,
             mode,
             plan: None,
             replans: 0,
@@ -190,6 +238,24 @@ impl Player {
 
     pub fn mode(&self) -> Mode {
         self.mode
+    }
+
+    /// Switches foresight: the generator state is read from RAM and the known columns are
+    /// searched ([`Foresight`]); off, the player sees what a person sees.
+    pub fn set_foresight(&mut self, on: bool) {
+        self.foresight = on;
+        if !on {
+            self.foresight_status = ForesightStatus::Off;
+        }
+    }
+
+    pub fn foresight(&self) -> bool {
+        self.foresight
+    }
+
+    /// What foresight did at the last decision.
+    pub fn foresight_status(&self) -> ForesightStatus {
+        self.foresight_status
     }
 
     /// Switches mode at once: the current column is re-planned at the new pace.
@@ -223,6 +289,8 @@ impl Player {
 
     /// Forgets the column in hand (after a reset or state load, or when control changes).
     pub fn forget(&mut self) {
+        self.seen_columns.clear();
+        self.spawned = true;
         self.plan = None;
         self.injector.restart();
         self.pressed = Buttons::NONE;
@@ -241,6 +309,11 @@ impl Player {
         if events.spawned {
             self.plan = None;
             self.replans = 0;
+            self.spawned = true;
+        }
+        if matches!(view.phase, Phase::Title | Phase::GameOver | Phase::Setup) {
+            // A new game reseeds the generator.
+            self.seen_columns.clear();
         }
         let buttons = match view.phase {
             // The title takes Start from its first frame: a press every other frame until the
@@ -329,6 +402,7 @@ impl Player {
             held: self.pressed,
         };
         let input = self.mode.input_model();
+        let generator = self.foresee(view, jewels, next);
         self.strategy.observe(&Situation {
             counters: Counters {
                 since_wild: u32::from(view.removed),
@@ -336,7 +410,7 @@ impl Player {
                 level: view.level_index,
                 ..Counters::default()
             },
-            generator: None,
+            generator,
         });
         let decision =
             self.strategy
@@ -350,6 +424,29 @@ impl Player {
         }
         self.fresh_explanation.clone_from(&plan.explanation);
         Some(plan)
+    }
+
+    /// The column sequence ahead for this decision, when foresight is on and RAM's generator
+    /// state (or the columns seen) can be trusted.
+    fn foresee(
+        &mut self,
+        view: &GameView,
+        falling: Column,
+        next: Column,
+    ) -> Option<ColumnGenerator> {
+        let spawned = std::mem::take(&mut self.spawned);
+        self.seen_columns.see(falling, next, spawned);
+        if !self.foresight {
+            return None;
+        }
+        let depth = self.foresight_config.depth;
+        let reading = foresight::read(view.generator, next, &self.seen_columns);
+        self.foresight_status = match reading {
+            Reading::Checked(_) => ForesightStatus::Checked(depth),
+            Reading::Pinned(_) => ForesightStatus::Pinned(depth),
+            Reading::Unknown => ForesightStatus::Unknown,
+        };
+        reading.generator().map(ColumnGenerator::Game)
     }
 }
 
