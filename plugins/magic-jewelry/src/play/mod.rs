@@ -498,6 +498,64 @@ mod tests {
             .all(|b| b.is_empty()));
     }
 
+    /// A column just spawned at (3, 0) on an empty board, with the generator state `state`.
+    fn spawned(current: Column, next: Column, state: u16) -> GameView {
+        let mut ram = [0u8; 0x800];
+        ram[map::FALL_SPEED as usize] = 63;
+        ram[map::SPEED_IN_FORCE as usize] = 63;
+        ram[map::COLUMN_X as usize] = 3;
+        ram[map::CURRENT_COLUMN as usize..][..3].copy_from_slice(&current.0);
+        ram[map::NEXT_COLUMN as usize..][..3].copy_from_slice(&next.0);
+        for (row, jewel) in (-2..=0).zip(current.0) {
+            ram[map::cell_address(row, 3) as usize] = jewel;
+        }
+        ram[map::GENERATOR as usize..][..2].copy_from_slice(&state.to_le_bytes());
+        let view = GameView::decode(&ram).expect("consistent");
+        assert_eq!(view.phase, Phase::Falling);
+        view
+    }
+
+    fn foresight_at(view: &GameView) -> (ForesightStatus, bool) {
+        let mut player = player();
+        player.set_foresight(true);
+        let spawn = Events {
+            spawned: true,
+            ..Events::default()
+        };
+        player.on_frame(view, spawn);
+        (player.foresight_status(), player.plan().is_some())
+    }
+
+    #[test]
+    fn foresight_trusts_the_generator_only_when_it_made_the_next_column() {
+        let mut generator = engine::GameGenerator::new(0x5A17);
+        let (current, next) = (generator.next_column(), generator.next_column());
+        let state = generator.state();
+        let depth = ForesightConfig::default().depth;
+        assert_eq!(
+            foresight_at(&spawned(current, next, state)),
+            (ForesightStatus::Checked(depth), true)
+        );
+        // $44/$45 poked: the two columns seen pin the offset they came from, or nothing.
+        let poked = foresight_at(&spawned(current, next, state ^ 0x0300)).0;
+        assert!(
+            matches!(poked, ForesightStatus::Pinned(_) | ForesightStatus::Unknown),
+            "{poked}"
+        );
+        // Columns no state of the generator made in a row: fair play, and still a plan.
+        let (one, two) = (Column::new(1, 1, 1), Column::new(1, 1, 1));
+        let (status, planned) = foresight_at(&spawned(one, two, state));
+        assert_eq!((status, planned), (ForesightStatus::Unknown, true));
+        assert_eq!(
+            status.to_string(),
+            "fair play (foresight: generator state does not match the next column)"
+        );
+        // Off: never read.
+        let mut fair = player();
+        fair.on_frame(&spawned(current, next, state), Events::default());
+        assert_eq!(fair.foresight_status(), ForesightStatus::Off);
+    }
+
     #[test]
     fn a_pause_is_lifted() {
         let paused = view(&[(map::PAUSE, 0xFF)]);
