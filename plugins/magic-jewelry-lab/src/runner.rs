@@ -259,6 +259,30 @@ mod tests {
         assert_eq!(pinned, (20134, 27, 5993, 1_252_659, 85, 0), "{stats:?}");
     }
 
+    /// The same games with the sequence ahead searched: fewer jewels, pinned.
+    #[test]
+    fn foresight_keeps_the_board_emptier() {
+        let config = GameConfig {
+            foresight: true,
+            ..GameConfig::default()
+        };
+        let smart = strategy_by_name("smart", &Weights::PUBLISHED).unwrap();
+        let search = ForesightConfig {
+            depth: 4,
+            beam: 8,
+            work: 2_000,
+            time: None,
+        };
+        let mut foresight = foresee(smart, Some(search));
+        let mut stats = Stats::default();
+        play(foresight.as_mut(), 1, 2000, config, &mut stats, |_| {});
+        let fair = smart_published(RuleSet::Real, 1, 2000);
+        assert_eq!(fair.jewel_sum, 20134);
+        let pinned = (stats.jewel_sum, stats.max_jewels, stats.game_overs);
+        assert_eq!(pinned, (15_935, 21, 0), "{stats:?}");
+        assert!(stats.jewel_sum < fair.jewel_sum);
+    }
+
     #[test]
     fn simple_loses_more_than_smart() {
         for config in [GameConfig::reference(), GameConfig::default()] {
