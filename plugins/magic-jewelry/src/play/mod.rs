@@ -181,10 +181,9 @@ impl fmt::Display for ForesightStatus {
 /// The AI at the controller.
 pub struct Player {
     /// The strategy, wrapped to search the known sequence when foresight gives it one.
-    strategy: Box<dyn Strategy>,
+    strategy: Foresight,
     /// Read the generator from RAM and look ahead.
     foresight: bool,
-    foresight_config: ForesightConfig,
     foresight_status: ForesightStatus,
     /// The generator's columns seen, for pinning its state when RAM's does not fit.
     seen_columns: SeenColumns,
@@ -203,11 +202,9 @@ pub struct Player {
 
 impl Player {
     pub fn new(strategy: Box<dyn Strategy>, mode: Mode) -> Self {
-        let foresight_config = ForesightConfig::default();
         Self {
-            strategy: Box::new(Foresight::new(strategy, foresight_config)),
+            strategy: Foresight::new(strategy, ForesightConfig::default()),
             foresight: false,
-            foresight_config,
             foresight_status: ForesightStatus::Off,
             seen_columns: SeenColumns::default(),
             spawned: true,
@@ -251,6 +248,11 @@ impl Player {
 
     pub fn foresight(&self) -> bool {
         self.foresight
+    }
+
+    /// How far foresight searches.
+    pub fn set_foresight_config(&mut self, config: ForesightConfig) {
+        self.strategy.set_config(config);
     }
 
     /// What foresight did at the last decision.
@@ -439,7 +441,7 @@ impl Player {
         if !self.foresight {
             return None;
         }
-        let depth = self.foresight_config.depth;
+        let depth = self.strategy.config().depth;
         let reading = foresight::read(view.generator, next, &self.seen_columns);
         self.foresight_status = match reading {
             Reading::Checked(_) => ForesightStatus::Checked(depth),

@@ -141,6 +141,11 @@ impl Foresight {
         self.config
     }
 
+    /// Searches as `config` says from the next decision on.
+    pub fn set_config(&mut self, config: ForesightConfig) {
+        self.config = config;
+    }
+
     /// Whether the last decision looked ahead, with the columns it searched; `None` when the
     /// fair strategy decided.
     pub fn last_depth(&self) -> Option<usize> {
