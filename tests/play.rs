@@ -4,11 +4,11 @@
 use jewelbot::cartridge;
 use jewelbot::session::{Session, SessionConfig};
 use jewelbot_plugin::{Buttons, Machine};
-use magic_jewelry::engine::{strategy_with, AnyEvaluator, Column, Strategy};
+use magic_jewelry::engine::{strategy_with, AnyEvaluator, Column, ForesightConfig, Strategy};
 use magic_jewelry::game_view::{GameView, Phase};
 use magic_jewelry::memory_map as map;
 use magic_jewelry::play::tracker::{Events, Tracker};
-use magic_jewelry::play::{Mode, Player};
+use magic_jewelry::play::{ForesightStatus, Mode, Player};
 
 /// A column's x and jewels.
 type Spot = (u8, Column);
@@ -294,6 +294,48 @@ fn wild_column_is_placed_on_purpose() {
         .expect("wild lock");
     assert!(board.0.iter().any(|row| row[locked.0 as usize] != 0));
     assert_eq!(bot.tracker.stats().game_overs, 0);
+}
+
+/// Foresight on the open cartridge, whose generator is the real game's at $44/$45: every
+/// decision trusts the state in RAM. Then the test freezes the state (poked every frame): where
+/// the game made the next column before the frame the player decides in, the frozen state did
+/// not make it, and the player plays fair (fixed seed: one decision of the ten); where it made
+/// it in that frame, the state is still the one that made it. Released, it is trusted again, and
+/// every column lands where it was planned, fair or not.
+#[test]
+fn foresight_reads_the_generator_and_plays_fair_when_it_is_frozen() {
+    let mut session = seeded_session(0x2468);
+    let mut bot = Bot::new(Mode::Fast);
+    bot.player.set_foresight(true);
+    bot.player.set_foresight_config(ForesightConfig {
+        depth: 4,
+        beam: 8,
+        ..ForesightConfig::default()
+    });
+    let mut statuses = Vec::new();
+    let frozen = 20..30;
+    for _ in 0..8000 {
+        let freeze = frozen.contains(&statuses.len());
+        play(&mut session, &mut bot, 1, |session, _, _, buttons| {
+            if freeze {
+                let [low, high] = 0x1357u16.to_le_bytes();
+                session.poke(map::GENERATOR, low);
+                session.poke(map::GENERATOR + 1, high);
+            }
+            buttons
+        });
+        if bot.player.stats().decisions > statuses.len() as u64 {
+            statuses.push(bot.player.foresight_status());
+        }
+    }
+    assert_eq!(statuses.len(), 79);
+    let not_trusted: Vec<usize> = (0..statuses.len())
+        .filter(|&i| statuses[i] != ForesightStatus::Checked(4))
+        .collect();
+    assert_eq!(not_trusted, [26], "{statuses:?}");
+    assert_eq!(statuses[26], ForesightStatus::Unknown);
+    assert_eq!(bot.tracker.stats().game_overs, 0);
+    assert_locked_where_planned(&bot);
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! `compare`: two strategies on the same seeded column sequences, with paired statistics.
 
-use super::runner::{play, GameArgs};
+use super::runner::{foresee, play, ForesightArgs, GameArgs};
 use super::stats::Stats;
 use super::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAYER, REFERENCE};
 use anyhow::bail;
@@ -26,6 +26,12 @@ pub struct Args {
     pub seed: u64,
     #[command(flatten)]
     pub game: GameArgs,
+    #[command(flatten)]
+    pub foresight: ForesightArgs,
+    /// Which AI `--foresight` applies to: `both`, or `a` or `b` to compare foresight with fair
+    /// play.
+    #[arg(long, default_value = "both", value_parser = ["both", "a", "b"])]
+    pub foresight_for: String,
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -45,6 +51,8 @@ impl Default for Args {
             seeds: 20,
             seed: 1,
             game: GameArgs::default(),
+            foresight: ForesightArgs::default(),
+            foresight_for: "both".to_owned(),
             threads: 0,
             json: false,
             quiet: false,
@@ -101,14 +109,28 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
     let [label_a, label_b] = contenders(&args.ai)?;
     let a = parse_ai(&label_a, None, rules)?;
     let b = parse_ai(&label_b, None, rules)?;
-    let config = args.game.config();
+    let foresight = args.foresight.config();
+    // Whether side A (job 0) and side B (job 1) look ahead.
+    let sees = |job: u64| {
+        foresight.is_some()
+            && match args.foresight_for.as_str() {
+                "a" => job.is_multiple_of(2),
+                "b" => !job.is_multiple_of(2),
+                _ => true,
+            }
+    };
     let bar = progress_bar(2 * args.seeds * args.columns, !args.quiet, "compare");
     let runs: Vec<Stats> = with_threads(args.threads, || {
         (0..2 * args.seeds)
             .into_par_iter()
             .map(|job| -> anyhow::Result<Stats> {
                 let ai = if job % 2 == 0 { &a } else { &b };
-                let mut strategy = build_strategy(&ai.name, &ai.evaluation, rules)?;
+                let strategy = build_strategy(&ai.name, &ai.evaluation, rules)?;
+                let mut strategy = foresee(strategy, foresight.filter(|_| sees(job)));
+                let config = super::runner::GameConfig {
+                    foresight: sees(job),
+                    ..args.game.config()
+                };
                 let mut stats = Stats::default();
                 let seed = mix_seed(args.seed, job / 2);
                 play(
@@ -137,8 +159,8 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
     };
     Ok(Comparison {
         rules,
-        a: a.label,
-        b: b.label,
+        a: with_foresight(a.label, sees(0)),
+        b: with_foresight(b.label, sees(1)),
         pairs: diffs.len(),
         mean_a: mean_of(&means_a),
         mean_b: mean_of(&means_b),
@@ -154,6 +176,15 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
         p_wilcoxon,
         significant: p_t < 0.05,
     })
+}
+
+/// An AI's label, marked when it looked ahead.
+fn with_foresight(label: String, sees: bool) -> String {
+    if sees {
+        format!("{label} with foresight")
+    } else {
+        label
+    }
 }
 
 fn mean_of(values: &[f64]) -> f64 {

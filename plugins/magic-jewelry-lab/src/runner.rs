@@ -5,7 +5,8 @@
 use super::stats::Stats;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use magic_jewelry::engine::{
-    FallState, Game, InputModel, RuleSet, Situation, Strategy, Turn, RULE_SET_NAMES,
+    FallState, Foresight, ForesightConfig, Game, InputModel, RuleSet, Situation, Strategy, Turn,
+    RULE_SET_NAMES,
 };
 use std::time::{Duration, Instant};
 
@@ -47,7 +48,62 @@ impl GameArgs {
             rules: self.rules,
             input: self.input(),
             timed: false,
+            foresight: false,
         }
+    }
+}
+
+/// Foresight: the strategy is shown the column sequence ahead and searches it (`sim`,
+/// `compare`). Off by default: fair play sees only the two columns a person sees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Args)]
+pub struct ForesightArgs {
+    /// Search the columns the generator will make (wild columns from the counters included)
+    /// with a beam search instead of playing fair.
+    #[arg(long)]
+    pub foresight: bool,
+    /// Columns foresight searches, the current one included.
+    #[arg(long, default_value_t = ForesightConfig::default().depth,
+          value_parser = clap::value_parser!(u16).range(1..=64).map(usize::from))]
+    pub foresight_depth: usize,
+    /// Boards foresight keeps at each depth.
+    #[arg(long, default_value_t = ForesightConfig::default().beam,
+          value_parser = clap::value_parser!(u16).range(1..=4096).map(usize::from))]
+    pub beam: usize,
+    /// Boards foresight evaluates per decision at most (its work budget).
+    #[arg(long, default_value_t = ForesightConfig::default().work,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub foresight_work: u64,
+}
+
+impl Default for ForesightArgs {
+    fn default() -> Self {
+        let config = ForesightConfig::default();
+        Self {
+            foresight: false,
+            foresight_depth: config.depth,
+            beam: config.beam,
+            foresight_work: config.work,
+        }
+    }
+}
+
+impl ForesightArgs {
+    /// The search these options ask for (`None`: fair play).
+    pub fn config(&self) -> Option<ForesightConfig> {
+        self.foresight.then_some(ForesightConfig {
+            depth: self.foresight_depth,
+            beam: self.beam,
+            work: self.foresight_work,
+            time: None,
+        })
+    }
+}
+
+/// `strategy` with foresight when `config` asks for it.
+pub fn foresee(strategy: Box<dyn Strategy>, config: Option<ForesightConfig>) -> Box<dyn Strategy> {
+    match config {
+        Some(config) => Box::new(Foresight::new(strategy, config)),
+        None => strategy,
     }
 }
 
@@ -63,6 +119,9 @@ pub struct GameConfig {
     pub input: InputModel,
     /// Measure decision times (two clock reads per column).
     pub timed: bool,
+    /// Show the strategy the column sequence ahead ([`Situation::generator`]); only a
+    /// strategy with foresight uses it.
+    pub foresight: bool,
 }
 
 impl Default for GameConfig {
@@ -100,7 +159,7 @@ pub fn run(
         let began = config.timed.then(Instant::now);
         strategy.observe(&Situation {
             counters: *game.counters(),
-            generator: None,
+            generator: config.foresight.then(|| game.generator().clone()),
         });
         let choice = strategy.choose(
             game.board(),
@@ -198,6 +257,30 @@ mod tests {
             stats.game_overs,
         );
         assert_eq!(pinned, (20134, 27, 5993, 1_252_659, 85, 0), "{stats:?}");
+    }
+
+    /// The same games with the sequence ahead searched: fewer jewels, pinned.
+    #[test]
+    fn foresight_keeps_the_board_emptier() {
+        let config = GameConfig {
+            foresight: true,
+            ..GameConfig::default()
+        };
+        let smart = strategy_by_name("smart", &Weights::PUBLISHED).unwrap();
+        let search = ForesightConfig {
+            depth: 4,
+            beam: 8,
+            work: 2_000,
+            time: None,
+        };
+        let mut foresight = foresee(smart, Some(search));
+        let mut stats = Stats::default();
+        play(foresight.as_mut(), 1, 2000, config, &mut stats, |_| {});
+        let fair = smart_published(RuleSet::Real, 1, 2000);
+        assert_eq!(fair.jewel_sum, 20134);
+        let pinned = (stats.jewel_sum, stats.max_jewels, stats.game_overs);
+        assert_eq!(pinned, (15_935, 21, 0), "{stats:?}");
+        assert!(stats.jewel_sum < fair.jewel_sum);
     }
 
     #[test]

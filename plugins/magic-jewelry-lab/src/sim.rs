@@ -1,10 +1,10 @@
 //! `sim`: plays seeded column sequences without the emulator and reports the statistics.
 
-use super::runner::{play, GameArgs};
+use super::runner::{foresee, play, ForesightArgs, GameArgs};
 use super::stats::{tail_fit, Stats, TailFit};
 use super::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAYER};
 use anyhow::Context;
-use magic_jewelry::engine::{RuleSet, Weights};
+use magic_jewelry::engine::{ForesightConfig, RuleSet, Weights};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -31,6 +31,8 @@ pub struct Args {
     pub seed: u64,
     #[command(flatten)]
     pub game: GameArgs,
+    #[command(flatten)]
+    pub foresight: ForesightArgs,
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -55,6 +57,7 @@ impl Default for Args {
             columns: 1_000_000,
             seed: 1,
             game: GameArgs::default(),
+            foresight: ForesightArgs::default(),
             threads: 0,
             json: false,
             weights: None,
@@ -84,6 +87,8 @@ pub struct Report {
     pub evaluation: String,
     /// The weights of a feature evaluation.
     pub weights: Option<Weights>,
+    /// The foresight search, when the strategy was shown the columns ahead.
+    pub foresight: Option<ForesightConfig>,
     pub seed: u64,
     pub tap_interval: u8,
     pub mean_jewels: f64,
@@ -97,6 +102,7 @@ pub struct Report {
     /// Columns at each fall speed, fastest first.
     pub speeds: Vec<SpeedShare>,
     pub mean_decision_micros: f64,
+    pub median_decision_micros: u64,
     pub columns_per_second: f64,
     pub tail_fit: Option<TailFit>,
     pub stats: Stats,
@@ -106,8 +112,10 @@ pub struct Report {
 pub fn simulate(args: &Args) -> anyhow::Result<Report> {
     let rules = args.game.rules;
     let ai = parse_ai(&args.ai, args.weights.as_deref(), rules)?;
+    let foresight = args.foresight.config();
     let config = super::runner::GameConfig {
         timed: true,
+        foresight: foresight.is_some(),
         ..args.game.config()
     };
     let chunks = args.columns.div_ceil(CHUNK_COLUMNS);
@@ -121,7 +129,8 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
         (0..chunks)
             .into_par_iter()
             .map(|chunk| -> anyhow::Result<Stats> {
-                let mut strategy = build_strategy(&ai.name, &ai.evaluation, rules)?;
+                let mut strategy =
+                    foresee(build_strategy(&ai.name, &ai.evaluation, rules)?, foresight);
                 let columns = CHUNK_COLUMNS.min(args.columns - chunk * CHUNK_COLUMNS);
                 let mut stats = Stats::default();
                 let seed = mix_seed(args.seed, chunk);
@@ -143,6 +152,7 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
         strategy: ai.name,
         evaluation: ai.source,
         weights: ai.weights,
+        foresight,
         seed: args.seed,
         tap_interval: config.input.interval(),
         mean_jewels: stats.mean_jewels(),
@@ -161,6 +171,7 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
             })
             .collect(),
         mean_decision_micros: stats.mean_decision_micros(),
+        median_decision_micros: stats.median_decision_micros(),
         columns_per_second: stats.columns as f64 / seconds.max(1e-9),
         tail_fit: tail_fit(&stats, 20),
         stats,
@@ -180,6 +191,12 @@ pub fn summary(report: &Report) -> String {
         report.seed,
         report.tap_interval
     );
+    if let Some(f) = &report.foresight {
+        out += &format!(
+            "foresight: {} columns searched, beam {}, at most {} boards a decision\n",
+            f.depth, f.beam, f.work
+        );
+    }
     out += &format!(
         "jewels on the board after each placement: mean {:.3}, max {}\n",
         report.mean_jewels, report.max_jewels
@@ -230,8 +247,8 @@ pub fn summary(report: &Report) -> String {
         );
     }
     out += &format!(
-        "decision {:.1} us mean; {:.0} columns per second\n",
-        report.mean_decision_micros, report.columns_per_second
+        "decision {:.1} us mean, {} us median; {:.0} columns per second\n",
+        report.mean_decision_micros, report.median_decision_micros, report.columns_per_second
     );
     out
 }

@@ -12,6 +12,8 @@ pub const FILL_BINS: usize = 91;
 pub const CHAIN_BINS: usize = 16;
 /// Histogram bins for fall speeds, in frames per row (0-63).
 pub const SPEED_BINS: usize = 64;
+/// Histogram bins for decision times, in microseconds (the last collects longer ones).
+pub const TIME_BINS: usize = 100_000;
 
 /// Totals over one or more games.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -46,6 +48,9 @@ pub struct Stats {
     pub speed_columns: Vec<u64>,
     /// Time spent deciding, in nanoseconds.
     pub decision_nanos: u64,
+    /// `decision_micros[n]`: decisions that took n microseconds (empty until one is timed).
+    #[serde(skip)]
+    pub decision_micros: Vec<u64>,
 }
 
 impl Default for Stats {
@@ -67,6 +72,7 @@ impl Default for Stats {
             highest_level: 0,
             speed_columns: vec![0; SPEED_BINS],
             decision_nanos: 0,
+            decision_micros: Vec::new(),
         }
     }
 }
@@ -86,6 +92,11 @@ impl Stats {
     pub fn record_turn(&mut self, turn: &Turn, decision: Option<Duration>) {
         if let Some(elapsed) = decision {
             self.decision_nanos += elapsed.as_nanos() as u64;
+            if self.decision_micros.is_empty() {
+                self.decision_micros = vec![0; TIME_BINS];
+            }
+            let micros = usize::try_from(elapsed.as_micros()).unwrap_or(usize::MAX);
+            self.decision_micros[micros.min(TIME_BINS - 1)] += 1;
         }
         if turn.wild {
             self.wild_columns += 1;
@@ -155,6 +166,19 @@ impl Stats {
         self.decision_nanos as f64 / self.columns as f64 / 1000.0
     }
 
+    /// Median decision time in microseconds (0 when none was timed).
+    pub fn median_decision_micros(&self) -> u64 {
+        let timed: u64 = self.decision_micros.iter().sum();
+        let mut seen = 0;
+        for (micros, &n) in self.decision_micros.iter().enumerate() {
+            seen += n;
+            if 2 * seen >= timed && n > 0 {
+                return micros as u64;
+            }
+        }
+        0
+    }
+
     /// Probability of each fill level.
     pub fn fill_probability(&self) -> Vec<f64> {
         let total = self.columns.max(1) as f64;
@@ -184,6 +208,12 @@ impl Stats {
             *a += b;
         }
         self.decision_nanos += other.decision_nanos;
+        if self.decision_micros.len() < other.decision_micros.len() {
+            self.decision_micros.resize(other.decision_micros.len(), 0);
+        }
+        for (a, b) in self.decision_micros.iter_mut().zip(&other.decision_micros) {
+            *a += b;
+        }
     }
 }
 

@@ -26,6 +26,8 @@ pub struct MagicJewelryPlugin {
     in_control: bool,
     mode: Mode,
     strategy: String,
+    /// Read the column generator from RAM and search the columns ahead.
+    foresight: bool,
     /// The evaluation file given (`None`: the built-in evaluation) and what it holds.
     weights: Option<(PathBuf, AnyEvaluator)>,
     /// Built when a game is attached, from the settings above.
@@ -45,6 +47,7 @@ impl Default for MagicJewelryPlugin {
             in_control: true,
             mode: Mode::Normal,
             strategy: DEFAULT_STRATEGY.to_owned(),
+            foresight: false,
             weights: None,
             player: None,
             tracker: Tracker::default(),
@@ -80,10 +83,17 @@ impl MagicJewelryPlugin {
     /// only when a game needs it).
     fn player_mut(&mut self) -> Result<&mut Player, String> {
         if self.player.is_none() {
-            let player = Player::with_strategy_name(&self.strategy, &self.evaluator(), self.mode)?;
+            let player = self.new_player(&self.strategy)?;
             self.player = Some(player);
         }
         self.player.as_mut().ok_or_else(|| "no player".to_owned())
+    }
+
+    /// A player with strategy `name` and the other settings.
+    fn new_player(&self, name: &str) -> Result<Player, String> {
+        let mut player = Player::with_strategy_name(name, &self.evaluator(), self.mode)?;
+        player.set_foresight(self.foresight);
+        Ok(player)
     }
 
     fn show_status(&self, ctx: &mut FrameContext<'_>, view: &GameView, note: Option<String>) {
@@ -113,6 +123,9 @@ impl MagicJewelryPlugin {
                 stats.columns_placed, stats.jewels_cleared, stats.game_overs
             ),
         ];
+        if player.foresight() {
+            status.lines.push(player.foresight_status().to_string());
+        }
         if let Some(why) = plan.and_then(|plan| plan.short_explanation.as_deref()) {
             status.lines.push(format!("why: {why}"));
         }
@@ -207,7 +220,7 @@ impl Plugin for MagicJewelryPlugin {
                 }
             }
             "strategy" => {
-                let player = Player::with_strategy_name(value, &self.evaluator(), self.mode)?;
+                let player = self.new_player(value)?;
                 value.clone_into(&mut self.strategy);
                 self.player = Some(player);
             }
@@ -226,9 +239,18 @@ impl Plugin for MagicJewelryPlugin {
                         Some((path, evaluator))
                     }
                 };
-                let player =
-                    Player::with_strategy_name(&self.strategy, &self.evaluator(), self.mode)?;
+                let player = self.new_player(&self.strategy)?;
                 self.player = Some(player);
+            }
+            "foresight" => {
+                self.foresight = match value {
+                    "on" => true,
+                    "off" => false,
+                    other => return Err(format!("unknown foresight `{other}` (off or on)")),
+                };
+                if let Some(player) = &mut self.player {
+                    player.set_foresight(self.foresight);
+                }
             }
             other => return Err(format!("{} has no option `{other}`", Self::NAME)),
         }
@@ -249,6 +271,13 @@ impl Plugin for MagicJewelryPlugin {
                 "Search strategy: simple, smart, deep, or deep:CANDIDATES:SAMPLES[:PER_FIRST]",
                 &self.strategy,
                 "NAME",
+            ),
+            PluginOption::choice(
+                "foresight",
+                "Read the column generator from RAM and plan over the columns to come (off: \
+                 fair play, seeing what a person sees)",
+                if self.foresight { "on" } else { "off" },
+                &["off", "on"],
             ),
             PluginOption::text(
                 "weights",

@@ -71,8 +71,9 @@ pub use rules::{
 };
 pub use search::{
     for_each_result, reachable, strategy_by_name, strategy_with, Choice, Decision, Deep,
-    DeepConfig, Explanation, FallState, InputModel, Move, Placement, Placements, Simple, Situation,
-    Smart, Strategy, Timeline, UnknownStrategy, RANKED, STRATEGY_NAMES,
+    DeepConfig, Explanation, FallState, Foresight, ForesightConfig, InputModel, Move, Placement,
+    Placements, Simple, Situation, Smart, Strategy, Timeline, UnknownStrategy, RANKED,
+    STRATEGY_NAMES,
 };
 
 #[cfg(test)]

@@ -2,16 +2,18 @@
 //! decides where each column goes when it spawns, and presses the buttons to get it there
 //! frame by frame, never writing the game's state.
 
+pub mod foresight;
 pub mod injector;
 pub mod plan;
 pub mod tracker;
 
 use crate::engine::rules::board::WIDTH;
 use crate::engine::{
-    self, AnyEvaluator, Board, Column, Counters, Explanation, FallState, InputModel, RuleSet,
-    Situation, Strategy,
+    self, AnyEvaluator, Board, Column, ColumnGenerator, Counters, Explanation, FallState,
+    Foresight, ForesightConfig, InputModel, RuleSet, Situation, Strategy,
 };
 use crate::game_view::{GameView, Phase};
+use foresight::{Reading, SeenColumns};
 use injector::{Injector, Seen, Step};
 use jewelbot_plugin::Buttons;
 use plan::Plan;
@@ -145,9 +147,48 @@ pub struct PlayerStats {
     pub decision_times: DecisionTimes,
 }
 
+/// What the player's foresight did at its last decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ForesightStatus {
+    /// Foresight is off: fair play, by choice.
+    Off,
+    /// It searched this many columns ahead from the generator state in RAM.
+    Checked(usize),
+    /// It searched this many columns from a state pinned from the columns seen (RAM's did not
+    /// make the next column shown).
+    Pinned(usize),
+    /// RAM's state did not make the next column shown and the columns seen did not pin one:
+    /// fair play.
+    Unknown,
+}
+
+impl fmt::Display for ForesightStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Off => f.write_str("fair play"),
+            Self::Checked(k) => write!(f, "foresight: {k} columns"),
+            Self::Pinned(k) => write!(
+                f,
+                "foresight: {k} columns (generator pinned from the columns seen)"
+            ),
+            Self::Unknown => {
+                f.write_str("fair play (foresight: generator state does not match the next column)")
+            }
+        }
+    }
+}
+
 /// The AI at the controller.
 pub struct Player {
-    strategy: Box<dyn Strategy>,
+    /// The strategy, wrapped to search the known sequence when foresight gives it one.
+    strategy: Foresight,
+    /// Read the generator from RAM and look ahead.
+    foresight: bool,
+    foresight_status: ForesightStatus,
+    /// The generator's columns seen, for pinning its state when RAM's does not fit.
+    seen_columns: SeenColumns,
+    /// A column spawned since the last decision.
+    spawned: bool,
     mode: Mode,
     plan: Option<Plan>,
     replans: u32,
@@ -162,7 +203,11 @@ pub struct Player {
 impl Player {
     pub fn new(strategy: Box<dyn Strategy>, mode: Mode) -> Self {
         Self {
-            strategy,
+            strategy: Foresight::new(strategy, ForesightConfig::default()),
+            foresight: false,
+            foresight_status: ForesightStatus::Off,
+            seen_columns: SeenColumns::default(),
+            spawned: true,
             mode,
             plan: None,
             replans: 0,
@@ -190,6 +235,29 @@ impl Player {
 
     pub fn mode(&self) -> Mode {
         self.mode
+    }
+
+    /// Switches foresight: the generator state is read from RAM and the known columns are
+    /// searched ([`Foresight`]); off, the player sees what a person sees.
+    pub fn set_foresight(&mut self, on: bool) {
+        self.foresight = on;
+        if !on {
+            self.foresight_status = ForesightStatus::Off;
+        }
+    }
+
+    pub fn foresight(&self) -> bool {
+        self.foresight
+    }
+
+    /// How far foresight searches.
+    pub fn set_foresight_config(&mut self, config: ForesightConfig) {
+        self.strategy.set_config(config);
+    }
+
+    /// What foresight did at the last decision.
+    pub fn foresight_status(&self) -> ForesightStatus {
+        self.foresight_status
     }
 
     /// Switches mode at once: the current column is re-planned at the new pace.
@@ -223,6 +291,8 @@ impl Player {
 
     /// Forgets the column in hand (after a reset or state load, or when control changes).
     pub fn forget(&mut self) {
+        self.seen_columns.clear();
+        self.spawned = true;
         self.plan = None;
         self.injector.restart();
         self.pressed = Buttons::NONE;
@@ -241,6 +311,11 @@ impl Player {
         if events.spawned {
             self.plan = None;
             self.replans = 0;
+            self.spawned = true;
+        }
+        if matches!(view.phase, Phase::Title | Phase::GameOver | Phase::Setup) {
+            // A new game reseeds the generator.
+            self.seen_columns.clear();
         }
         let buttons = match view.phase {
             // The title takes Start from its first frame: a press every other frame until the
@@ -329,6 +404,7 @@ impl Player {
             held: self.pressed,
         };
         let input = self.mode.input_model();
+        let generator = self.foresee(view, jewels, next);
         self.strategy.observe(&Situation {
             counters: Counters {
                 since_wild: u32::from(view.removed),
@@ -336,7 +412,7 @@ impl Player {
                 level: view.level_index,
                 ..Counters::default()
             },
-            generator: None,
+            generator,
         });
         let decision =
             self.strategy
@@ -350,6 +426,29 @@ impl Player {
         }
         self.fresh_explanation.clone_from(&plan.explanation);
         Some(plan)
+    }
+
+    /// The column sequence ahead for this decision, when foresight is on and RAM's generator
+    /// state (or the columns seen) can be trusted.
+    fn foresee(
+        &mut self,
+        view: &GameView,
+        falling: Column,
+        next: Column,
+    ) -> Option<ColumnGenerator> {
+        let spawned = std::mem::take(&mut self.spawned);
+        self.seen_columns.see(falling, next, spawned);
+        if !self.foresight {
+            return None;
+        }
+        let depth = self.strategy.config().depth;
+        let reading = foresight::read(view.generator, next, &self.seen_columns);
+        self.foresight_status = match reading {
+            Reading::Checked(_) => ForesightStatus::Checked(depth),
+            Reading::Pinned(_) => ForesightStatus::Pinned(depth),
+            Reading::Unknown => ForesightStatus::Unknown,
+        };
+        reading.generator().map(ColumnGenerator::Game)
     }
 }
 
@@ -399,6 +498,64 @@ mod tests {
         assert!(presses(&mut player(), &clearing, 2000)
             .iter()
             .all(|b| b.is_empty()));
+    }
+
+    /// A column just spawned at (3, 0) on an empty board, with the generator state `state`.
+    fn spawned(current: Column, next: Column, state: u16) -> GameView {
+        let mut ram = [0u8; 0x800];
+        ram[map::FALL_SPEED as usize] = 63;
+        ram[map::SPEED_IN_FORCE as usize] = 63;
+        ram[map::COLUMN_X as usize] = 3;
+        ram[map::CURRENT_COLUMN as usize..][..3].copy_from_slice(&current.0);
+        ram[map::NEXT_COLUMN as usize..][..3].copy_from_slice(&next.0);
+        for (row, jewel) in (-2..=0).zip(current.0) {
+            ram[map::cell_address(row, 3) as usize] = jewel;
+        }
+        ram[map::GENERATOR as usize..][..2].copy_from_slice(&state.to_le_bytes());
+        let view = GameView::decode(&ram).expect("consistent");
+        assert_eq!(view.phase, Phase::Falling);
+        view
+    }
+
+    fn foresight_at(view: &GameView) -> (ForesightStatus, bool) {
+        let mut player = player();
+        player.set_foresight(true);
+        let spawn = Events {
+            spawned: true,
+            ..Events::default()
+        };
+        player.on_frame(view, spawn);
+        (player.foresight_status(), player.plan().is_some())
+    }
+
+    #[test]
+    fn foresight_trusts_the_generator_only_when_it_made_the_next_column() {
+        let mut generator = engine::GameGenerator::new(0x5A17);
+        let (current, next) = (generator.next_column(), generator.next_column());
+        let state = generator.state();
+        let depth = ForesightConfig::default().depth;
+        assert_eq!(
+            foresight_at(&spawned(current, next, state)),
+            (ForesightStatus::Checked(depth), true)
+        );
+        // $44/$45 poked: the two columns seen pin the offset they came from, or nothing.
+        let poked = foresight_at(&spawned(current, next, state ^ 0x0300)).0;
+        assert!(
+            matches!(poked, ForesightStatus::Pinned(_) | ForesightStatus::Unknown),
+            "{poked}"
+        );
+        // Columns no state of the generator made in a row: fair play, and still a plan.
+        let (one, two) = (Column::new(1, 1, 1), Column::new(1, 1, 1));
+        let (status, planned) = foresight_at(&spawned(one, two, state));
+        assert_eq!((status, planned), (ForesightStatus::Unknown, true));
+        assert_eq!(
+            status.to_string(),
+            "fair play (foresight: generator state does not match the next column)"
+        );
+        // Off: never read.
+        let mut fair = player();
+        fair.on_frame(&spawned(current, next, state), Events::default());
+        assert_eq!(fair.foresight_status(), ForesightStatus::Off);
     }
 
     #[test]

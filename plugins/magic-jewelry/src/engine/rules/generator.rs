@@ -9,6 +9,11 @@ use super::rule_set::RuleSet;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+const MULTIPLIER: u16 = 25173;
+const INCREMENT: u16 = 13849;
+/// 25173 · 35581 = 1 mod 65536.
+const MULTIPLIER_INVERSE: u16 = 35581;
+
 /// The real game's column generator: a 16-bit linear congruential generator
 /// (S ← 25173·S + 13849 mod 65536, the state at $44/$45) stepped once per jewel, the colour
 /// read from bits 8-10 with 0 read as 1 and 7 as 5; a column is made bottom jewel first.
@@ -36,12 +41,40 @@ impl GameGenerator {
     /// Steps the generator and returns the jewel colour it gives.
     #[inline]
     pub fn next_jewel(&mut self) -> u8 {
-        self.state = self.state.wrapping_mul(25173).wrapping_add(13849);
-        match (self.state >> 8) & 7 {
+        self.state = self.state.wrapping_mul(MULTIPLIER).wrapping_add(INCREMENT);
+        Self::colour(self.state)
+    }
+
+    /// The colour of the jewel made by the step that left the generator at `state`.
+    pub const fn colour(state: u16) -> u8 {
+        match (state >> 8) & 7 {
             0 => 1,
             7 => 5,
             v => v as u8,
         }
+    }
+
+    /// The generator one step back (the multiplier is odd, so every state has one
+    /// predecessor).
+    pub const fn previous(self) -> Self {
+        Self {
+            state: self
+                .state
+                .wrapping_sub(INCREMENT)
+                .wrapping_mul(MULTIPLIER_INVERSE),
+        }
+    }
+
+    /// The column whose top jewel the last step made (bottom, middle and top being the last
+    /// three jewels): the next column shown, when the state is the game's as a column falls.
+    pub const fn last_column(self) -> Column {
+        let middle = self.previous();
+        let bottom = middle.previous();
+        Column::new(
+            Self::colour(self.state),
+            Self::colour(middle.state),
+            Self::colour(bottom.state),
+        )
     }
 
     /// The next column: bottom, then middle, then top.
@@ -140,6 +173,18 @@ mod tests {
                 Column::new(1, 2, 4),
             ]
         );
+    }
+
+    #[test]
+    fn stepping_back_undoes_a_step() {
+        assert_eq!(MULTIPLIER.wrapping_mul(MULTIPLIER_INVERSE), 1);
+        let mut generator = GameGenerator::new(GameGenerator::POWER_ON_STATE);
+        for _ in 0..1000 {
+            let before = generator;
+            let column = generator.next_column();
+            assert_eq!(generator.last_column(), column);
+            assert_eq!(generator.previous().previous().previous(), before);
+        }
     }
 
     /// Red and blue twice as often as the others, and one fixed cycle of 2,048 jewels.

@@ -2,7 +2,8 @@
 //! frame; every lock in them is replayed through the engine (the board before it and the locked
 //! column read from RAM) and compared with what RAM shows once the next column has spawned:
 //! the settled board, the score, the jewels, the combo counter, the cells towards the next wild
-//! column, the level and speed, and the columns the generator made.
+//! column, the level and speed, and the columns the generator made. And foresight: from every
+//! spawn, the generator state in RAM and the counters predict the columns that come.
 
 use super::board::{Board, Column, ROWS, WIDTH};
 use super::generator::GameGenerator;
@@ -351,4 +352,97 @@ fn the_first_columns_after_power_on() {
             (Column::new(5, 1, 2), Column::new(2, 4, 3))
         );
     }
+}
+
+/// Columns ahead predicted from each spawn.
+const HORIZON: usize = 40;
+
+/// Foresight against the real game: at every spawn of every recording, the generator state in
+/// RAM and the counters predict the columns that really come next, the wild column (from the
+/// cells the locks remove, counted by the engine from that spawn on) included, as far as the
+/// game goes on unpoked.
+#[test]
+fn the_generator_in_ram_predicts_the_columns_to_come() {
+    let mut checked = [0usize; 2];
+    for name in [
+        "player-fast-60k",
+        "player-normal-20k",
+        "boot-autostart",
+        "start-and-controls",
+        "wild-and-levels",
+        "game-over-restart",
+    ] {
+        let trace = load(name);
+        let frames = &trace.frames;
+        let ram = Snapshot::all(&trace);
+        // Pokes, game overs and resets end what a spawn can predict.
+        let mut epoch = Vec::with_capacity(frames.len());
+        let mut current_epoch = 0;
+        for frame in frames {
+            if !frame.pokes.is_empty() || frame.has("game-over") || frame.has("reset") {
+                current_epoch += 1;
+            }
+            epoch.push(current_epoch);
+        }
+        // Each spawn: the first frame that shows the column, and the lock that ends its turn.
+        let spawns: Vec<usize> = (0..frames.len())
+            .filter(|&j| frames[j].has("spawn"))
+            .collect();
+        let mut turns = Vec::new();
+        for (n, &s) in spawns.iter().enumerate() {
+            let Some(shown) = (s + 1..frames.len()).find(|&k| ram[k].column_drawn()) else {
+                continue;
+            };
+            let until = spawns.get(n + 1).copied().unwrap_or(frames.len());
+            let lock = (s + 1..frames.len()).find(|&l| frames[l].has("lock"));
+            turns.push((shown, lock.filter(|&l| l <= until)));
+        }
+        for (j, &(from, _)) in turns.iter().enumerate() {
+            let at = &ram[from];
+            let mut generator = GameGenerator::new(at.generator());
+            let mut queue = std::collections::VecDeque::from([Column(at.bytes::<3>(NEXT))]);
+            let mut counters = Counters {
+                since_wild: u32::from(at.zero[SINCE_WILD]),
+                combo: at.zero[COMBO],
+                level: at.zero[LEVEL],
+                ..Counters::default()
+            };
+            for t in j + 1..(j + 1 + HORIZON).min(turns.len()) {
+                let (shown, _) = turns[t];
+                let Some(lock) = turns[t - 1].1 else { break };
+                if epoch[shown] != epoch[from] {
+                    break;
+                }
+                let before = &ram[lock - 1];
+                let (x, _) = before.position();
+                let mut board = before.settled();
+                let column = Column(before.bytes::<3>(CURRENT));
+                let resolution = counters
+                    .lock(RuleSet::Real, &mut board, column, x)
+                    .expect("the locked column fits");
+                while queue.len() < 2 {
+                    queue.push_back(generator.next_column());
+                }
+                let predicted = if resolution.wild_due {
+                    Column::WILD
+                } else {
+                    queue.pop_front().expect("filled")
+                };
+                let game = &ram[shown];
+                let context = format!(
+                    "{name}: spawn at frame {} predicted from frame {}",
+                    frames[shown].number, frames[from].number
+                );
+                assert!(
+                    same_column(game.bytes::<3>(CURRENT), predicted.0),
+                    "{context}: current {:?}, predicted {predicted}",
+                    game.bytes::<3>(CURRENT)
+                );
+                assert_eq!(Column(game.bytes::<3>(NEXT)), queue[0], "{context}: next");
+                checked[usize::from(predicted.is_wild())] += 1;
+            }
+        }
+    }
+    // Columns predicted (each up to 40 spawns ahead), and wild columns among them.
+    assert_eq!(checked, [19_931, 872]);
 }

@@ -1,11 +1,14 @@
-//! Search strategies, selected by name: `simple`, `smart` and `deep`.
+//! Search strategies, selected by name: `simple`, `smart` and `deep`; [`Foresight`] wraps any of
+//! them to search the known column sequence when it is given one.
 
 mod deep;
+mod foresight;
 mod ranking;
 mod simple;
 mod smart;
 
 pub use deep::{Deep, DeepConfig};
+pub use foresight::{Foresight, ForesightConfig};
 pub use ranking::{Ranking, RANKED};
 pub use simple::Simple;
 pub use smart::Smart;
