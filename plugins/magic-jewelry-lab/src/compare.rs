@@ -1,10 +1,10 @@
 //! `compare`: two strategies on the same seeded column sequences, with paired statistics.
 
-use super::runner::{play, GameArgs};
+use super::runner::{objective_parser, play, GameArgs};
 use super::stats::Stats;
 use super::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAYER, REFERENCE};
 use anyhow::bail;
-use magic_jewelry::engine::RuleSet;
+use magic_jewelry::engine::{Objective, RuleSet};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -15,6 +15,10 @@ pub struct Args {
     /// `--ai`, the player against the reference; with one, that AI against the player.
     #[arg(long, num_args = 1)]
     pub ai: Vec<String>,
+    /// What each AI plays for, `survive` or `score`, in the order of `--ai` (one: both).
+    /// Without it both survive.
+    #[arg(long, num_args = 1, value_parser = objective_parser())]
+    pub objective: Vec<Objective>,
     /// Columns per sequence.
     #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub columns: u64,
@@ -41,6 +45,7 @@ impl Default for Args {
     fn default() -> Self {
         Self {
             ai: Vec::new(),
+            objective: Vec::new(),
             columns: 20_000,
             seeds: 20,
             seed: 1,
@@ -89,6 +94,16 @@ fn contenders(ai: &[String]) -> anyhow::Result<[String; 2]> {
     })
 }
 
+/// What each AI plays for: both survive, both the one given, or each its own.
+fn objectives(given: &[Objective]) -> anyhow::Result<[Objective; 2]> {
+    Ok(match *given {
+        [] => [Objective::Survive; 2],
+        [both] => [both; 2],
+        [a, b] => [a, b],
+        ref more => bail!("compare takes at most two --objective, got {}", more.len()),
+    })
+}
+
 /// Runs both strategies on every sequence and compares them.
 pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
     if args.seeds < 2 {
@@ -101,14 +116,19 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
     let [label_a, label_b] = contenders(&args.ai)?;
     let a = parse_ai(&label_a, None, rules)?;
     let b = parse_ai(&label_b, None, rules)?;
+    let [objective_a, objective_b] = objectives(&args.objective)?;
     let config = args.game.config();
     let bar = progress_bar(2 * args.seeds * args.columns, !args.quiet, "compare");
     let runs: Vec<Stats> = with_threads(args.threads, || {
         (0..2 * args.seeds)
             .into_par_iter()
             .map(|job| -> anyhow::Result<Stats> {
-                let ai = if job % 2 == 0 { &a } else { &b };
-                let mut strategy = build_strategy(&ai.name, &ai.evaluation, rules)?;
+                let (ai, objective) = if job % 2 == 0 {
+                    (&a, objective_a)
+                } else {
+                    (&b, objective_b)
+                };
+                let mut strategy = build_strategy(&ai.name, &ai.evaluation, rules, objective)?;
                 let mut stats = Stats::default();
                 let seed = mix_seed(args.seed, job / 2);
                 play(

@@ -1,10 +1,10 @@
 //! `sim`: plays seeded column sequences without the emulator and reports the statistics.
 
-use super::runner::{play, GameArgs};
+use super::runner::{objective_parser, play, GameArgs};
 use super::stats::{tail_fit, Stats, TailFit};
 use super::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAYER};
 use anyhow::Context;
-use magic_jewelry::engine::{RuleSet, Weights};
+use magic_jewelry::engine::{Objective, RuleSet, Weights};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -29,6 +29,11 @@ pub struct Args {
     /// Seed of the column sequences.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// What the AI plays for: `survive` (fewest jewels on the board) or `score` (points under
+    /// the real game's scoring, staying safe; its own search, valuing boards for safety with the
+    /// AI's evaluation).
+    #[arg(long, default_value = "survive", value_parser = objective_parser())]
+    pub objective: Objective,
     #[command(flatten)]
     pub game: GameArgs,
     /// Worker threads (0: one per core).
@@ -54,6 +59,7 @@ impl Default for Args {
             ai: PLAYER.into(),
             columns: 1_000_000,
             seed: 1,
+            objective: Objective::Survive,
             game: GameArgs::default(),
             threads: 0,
             json: false,
@@ -80,6 +86,8 @@ pub struct Report {
     pub ai: String,
     /// The strategy.
     pub strategy: String,
+    /// What it played for.
+    pub objective: Objective,
     /// `published weights`, `built-in value (RULES)`, `weights FILE` or `value FILE`.
     pub evaluation: String,
     /// The weights of a feature evaluation.
@@ -121,7 +129,7 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
         (0..chunks)
             .into_par_iter()
             .map(|chunk| -> anyhow::Result<Stats> {
-                let mut strategy = build_strategy(&ai.name, &ai.evaluation, rules)?;
+                let mut strategy = build_strategy(&ai.name, &ai.evaluation, rules, args.objective)?;
                 let columns = CHUNK_COLUMNS.min(args.columns - chunk * CHUNK_COLUMNS);
                 let mut stats = Stats::default();
                 let seed = mix_seed(args.seed, chunk);
@@ -141,6 +149,7 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
         rules,
         ai: ai.label,
         strategy: ai.name,
+        objective: args.objective,
         evaluation: ai.source,
         weights: ai.weights,
         seed: args.seed,
@@ -171,10 +180,11 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
 pub fn summary(report: &Report) -> String {
     let s = &report.stats;
     let mut out = format!(
-        "{} ({} with {}) over {} columns under the {} rules (seed {}, tap every {} frames)\n",
+        "{} ({} with {}, playing to {}) over {} columns under the {} rules (seed {}, tap every {} frames)\n",
         report.ai,
         report.strategy,
         report.evaluation,
+        report.objective,
         s.columns,
         report.rules,
         report.seed,
@@ -194,8 +204,11 @@ pub fn summary(report: &Report) -> String {
     );
     if report.rules.has_wild_columns() {
         out += &format!(
-            "points: {:.1} per column; wild columns: {} (highest level shown: {})\n",
-            report.points_per_column, s.wild_columns, report.highest_level
+            "points: {:.1} per column ({:.1} by wild columns); wild columns: {} (highest level shown: {})\n",
+            report.points_per_column,
+            s.wild_points as f64 / s.columns.max(1) as f64,
+            s.wild_columns,
+            report.highest_level
         );
         let speeds: Vec<String> = report
             .speeds

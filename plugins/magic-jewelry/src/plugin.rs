@@ -1,7 +1,7 @@
 //! The jewelbot plug-in: reads the game from RAM every frame and, with the AI on, plays it.
 
 use crate::dumps::{self, Identification};
-use crate::engine::{self, AnyEvaluator};
+use crate::engine::{self, AnyEvaluator, Objective};
 use crate::game_view::{cell_char, GameView, Grid, Jewels};
 use crate::memory_map::{self as map, Format, FIELDS};
 use crate::play::tracker::Tracker;
@@ -26,6 +26,8 @@ pub struct MagicJewelryPlugin {
     in_control: bool,
     mode: Mode,
     strategy: String,
+    /// What the player plays for.
+    objective: Objective,
     /// The evaluation file given (`None`: the built-in evaluation) and what it holds.
     weights: Option<(PathBuf, AnyEvaluator)>,
     /// Built when a game is attached, from the settings above.
@@ -45,6 +47,7 @@ impl Default for MagicJewelryPlugin {
             in_control: true,
             mode: Mode::Normal,
             strategy: DEFAULT_STRATEGY.to_owned(),
+            objective: Objective::Survive,
             weights: None,
             player: None,
             tracker: Tracker::default(),
@@ -76,11 +79,16 @@ impl MagicJewelryPlugin {
             .map_or_else(AnyEvaluator::default, |(_, e)| e.clone())
     }
 
+    /// A player with `strategy` and the other current settings.
+    fn build_player(&self, strategy: &str) -> Result<Player, String> {
+        Player::with_strategy_name(strategy, &self.evaluator(), self.mode, self.objective)
+    }
+
     /// The player for the current settings (built on first use: the learned value is decoded
     /// only when a game needs it).
     fn player_mut(&mut self) -> Result<&mut Player, String> {
         if self.player.is_none() {
-            let player = Player::with_strategy_name(&self.strategy, &self.evaluator(), self.mode)?;
+            let player = self.build_player(&self.strategy)?;
             self.player = Some(player);
         }
         self.player.as_mut().ok_or_else(|| "no player".to_owned())
@@ -207,8 +215,13 @@ impl Plugin for MagicJewelryPlugin {
                 }
             }
             "strategy" => {
-                let player = Player::with_strategy_name(value, &self.evaluator(), self.mode)?;
+                let player = self.build_player(value)?;
                 value.clone_into(&mut self.strategy);
+                self.player = Some(player);
+            }
+            "objective" => {
+                self.objective = value.parse().map_err(|e| format!("{e}"))?;
+                let player = self.build_player(&self.strategy)?;
                 self.player = Some(player);
             }
             "weights" => {
@@ -226,8 +239,7 @@ impl Plugin for MagicJewelryPlugin {
                         Some((path, evaluator))
                     }
                 };
-                let player =
-                    Player::with_strategy_name(&self.strategy, &self.evaluator(), self.mode)?;
+                let player = self.build_player(&self.strategy)?;
                 self.player = Some(player);
             }
             other => return Err(format!("{} has no option `{other}`", Self::NAME)),
@@ -249,6 +261,12 @@ impl Plugin for MagicJewelryPlugin {
                 "Search strategy: simple, smart, deep, or deep:CANDIDATES:SAMPLES[:PER_FIRST]",
                 &self.strategy,
                 "NAME",
+            ),
+            PluginOption::choice(
+                "objective",
+                "What the AI plays for: survive (fewest jewels) or score (points, staying safe)",
+                self.objective.name(),
+                &Objective::NAMES,
             ),
             PluginOption::text(
                 "weights",

@@ -8,8 +8,8 @@ pub mod tracker;
 
 use crate::engine::rules::board::WIDTH;
 use crate::engine::{
-    self, AnyEvaluator, Board, Column, Counters, Explanation, FallState, InputModel, RuleSet,
-    Situation, Strategy,
+    self, AnyEvaluator, Board, Column, Counters, Explanation, FallState, InputModel, Objective,
+    RuleSet, Situation, Strategy,
 };
 use crate::game_view::{GameView, Phase};
 use injector::{Injector, Seen, Step};
@@ -178,8 +178,9 @@ impl Player {
         name: &str,
         evaluation: &AnyEvaluator,
         mode: Mode,
+        objective: Objective,
     ) -> Result<Self, String> {
-        engine::strategy_with(name, evaluation.clone())
+        engine::strategy_for(name, evaluation.clone(), objective)
             .map(|s| Self::new(s, mode))
             .map_err(|e| e.to_string())
     }
@@ -371,8 +372,13 @@ mod tests {
     }
 
     fn player() -> Player {
-        Player::with_strategy_name("simple", &AnyEvaluator::default(), Mode::Fast)
-            .expect("simple exists")
+        Player::with_strategy_name(
+            "simple",
+            &AnyEvaluator::default(),
+            Mode::Fast,
+            Objective::Survive,
+        )
+        .expect("simple exists")
     }
 
     fn presses(player: &mut Player, view: &GameView, frames: u32) -> Vec<Buttons> {
