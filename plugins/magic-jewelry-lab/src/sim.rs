@@ -340,6 +340,32 @@ mod tests {
         std::fs::remove_dir_all(&dir).ok();
     }
 
+    /// The player's configuration playing for points against playing to survive, on the same
+    /// 3,000 columns of the real game: pinned points, and no game over.
+    #[test]
+    fn the_score_objective_scores_more() {
+        let run = |objective| {
+            simulate(&Args {
+                columns: 3000,
+                seed: 4,
+                objective,
+                threads: 1,
+                quiet: true,
+                ..Args::default()
+            })
+            .unwrap()
+        };
+        let survive = run(Objective::Survive);
+        let score = run(Objective::Score);
+        assert_eq!(score.objective, Objective::Score);
+        let pinned = |r: &Report| (r.stats.points, r.stats.wild_points, r.game_overs);
+        assert_eq!(pinned(&survive), (2_063_903, 213_281, 0));
+        assert_eq!(pinned(&score), (4_172_436, 2_058_807, 0));
+        // 702.8 points a column more, most of it from the wild columns.
+        assert_eq!(score.stats.points - survive.stats.points, 2_108_533);
+        assert!(summary(&score).contains("playing to score"));
+    }
+
     /// Whether the strip where the caption goes holds dark pixels (text) on the white page.
     fn caption_has_ink(path: &std::path::Path) -> bool {
         let decoder =

@@ -78,23 +78,11 @@ pub struct ScoreWeights {
 
 impl Default for ScoreWeights {
     fn default() -> Self {
-        // TUNING-ONLY
-        if let Ok(v) = std::env::var("SCORE_W") {
-            let v: Vec<f64> = v.split(',').map(|x| x.parse().unwrap()).collect();
-            return Self {
-                points_per_jewel: v[0],
-                combo: v[1],
-                hoard: v[2],
-                closeness_power: v[3],
-                safe_height: v[4] as u8,
-                danger: v[5],
-            };
-        }
         Self {
-            points_per_jewel: 100.0,
-            combo: 1.0,
-            hoard: 0.5,
-            closeness_power: 2.0,
+            points_per_jewel: 50.0,
+            combo: 3.0,
+            hoard: 3.0,
+            closeness_power: 0.5,
             safe_height: 9,
             danger: 20.0,
         }

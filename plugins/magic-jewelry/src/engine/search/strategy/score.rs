@@ -33,7 +33,6 @@ impl<E: Evaluator> Scoring<E> {
 
     /// The best value of placing `column` on `board` with `counters`, `points` scored on the
     /// way, as the last column of a path (`LOSS` when every placement loses).
-    #[allow(clippy::too_many_arguments)]
     fn best_last(
         &self,
         board: &Board,
@@ -133,5 +132,109 @@ impl<E: Evaluator + Send> Strategy for Scoring<E> {
         });
         self.ranking = ranking;
         self.ranking.as_slice().first().copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::eval::score::Objective;
+    use crate::engine::rules::LEVEL0_FALL_SPEED;
+    use crate::engine::search::strategy::strategy_for;
+
+    /// Where each objective puts `current` on `text` with the counters at `counters`, and
+    /// the points that lock scores.
+    fn choices(
+        text: &str,
+        current: Column,
+        next: Column,
+        counters: Counters,
+    ) -> [(u8, u8, u64); 2] {
+        let board = Board::from_text(text).unwrap();
+        [Objective::Survive, Objective::Score].map(|objective| {
+            let mut s = strategy_for("deep", AnyEvaluator::default(), objective).unwrap();
+            s.set_budget(None);
+            s.observe(&Situation {
+                counters,
+                generator: None,
+            });
+            let start = FallState::spawn(RuleSet::Real.fall_speed(counters.level));
+            let c = s
+                .choose(&board, current, Some(next), start, InputModel::FAST)
+                .unwrap();
+            let mut after = board;
+            let mut counted = counters;
+            let r = counted
+                .lock(
+                    RuleSet::Real,
+                    &mut after,
+                    current.arranged(c.arrangement),
+                    usize::from(c.x),
+                )
+                .unwrap();
+            (c.x, c.arrangement, r.points)
+        })
+    }
+
+    /// The wild column on the four 4s scores 17 · 190; survival, with a 4 coming next, keeps
+    /// the 4s to match and puts it on the lone 6, for 5 · 190.
+    #[test]
+    fn the_wild_column_lands_on_the_largest_colour() {
+        let counters = Counters {
+            combo: 9,
+            since_wild: 2,
+            level: 9,
+            ..Counters::default()
+        };
+        let text = "4..4..\n4641..";
+        let [survive, score] = choices(text, Column::WILD, Column::new(1, 4, 2), counters);
+        assert_eq!(survive, (1, 0, 951));
+        assert_eq!(score.2, 3232, "{score:?}");
+    }
+
+    /// 5, 5, 1 on column 3: the plain drop matches three 5s; the rotation that puts a 5 at the
+    /// bottom matches more and chains.
+    #[test]
+    fn a_bigger_match_and_a_chain_over_a_plain_match() {
+        let counters = Counters {
+            combo: 9,
+            since_wild: 5,
+            level: 112,
+            ..Counters::default()
+        };
+        let text = "..1...\n..5...\n.535..\n.6551.";
+        let [survive, score] = choices(text, Column::new(5, 5, 1), Column::new(3, 2, 1), counters);
+        assert_eq!(survive, (3, 0, 572));
+        assert_eq!(score, (3, 1, 2282));
+    }
+
+    /// Every lock on the path counts with the combo counter it really has, and a lock that
+    /// brings the wild column is followed by it.
+    #[test]
+    fn the_path_counts_the_combo_and_the_wild_column() {
+        let mut scoring = Scoring::new(AnyEvaluator::default(), ScoreWeights::default());
+        let board = Board::from_text("..1...\n..1...").unwrap();
+        let start = FallState::spawn(LEVEL0_FALL_SPEED);
+        let value = |scoring: &Scoring, since_wild| {
+            let counters = Counters {
+                since_wild,
+                ..Counters::default()
+            };
+            scoring.best_last(
+                &board,
+                Column::new(2, 3, 1),
+                &counters,
+                0,
+                start,
+                InputModel::FAST,
+            )
+        };
+        // 69 cells counted: the match brings the wild column, and the leaf counts where it
+        // would land on top of that.
+        let plain = value(&scoring, 10);
+        let wild = value(&scoring, 69);
+        assert!(wild > plain, "{wild} {plain}");
+        scoring.observe(&Situation::default());
+        assert_eq!(scoring.counters, Counters::default());
     }
 }
