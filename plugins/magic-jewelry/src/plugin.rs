@@ -497,6 +497,33 @@ mod tests {
     /// Values at the edges of what the game holds, where decoders and arithmetic break.
     const EDGES: [u8; 9] = [0, 1, 6, 7, 8, 9, 10, 0x80, 0xFF];
 
+    /// The objective is an option of its own: listed, set, refused when unknown, and the player
+    /// built for it plays the real game's frames.
+    #[test]
+    fn the_objective_option() {
+        let mut plugin = attached();
+        let listed = |plugin: &MagicJewelryPlugin| {
+            plugin
+                .options()
+                .into_iter()
+                .find(|o| o.name == "objective")
+                .map(|o| (o.value, o.choices))
+        };
+        let survive = ("survive".to_owned(), vec!["survive".into(), "score".into()]);
+        assert_eq!(listed(&plugin), Some(survive));
+        plugin
+            .set_option("objective", "score")
+            .expect("an objective");
+        assert_eq!(listed(&plugin).map(|(v, _)| v).as_deref(), Some("score"));
+        let error = plugin.set_option("objective", "points").unwrap_err();
+        assert!(error.contains("survive or score"), "{error}");
+        assert_eq!(plugin.player().map(Player::strategy_name), Some("score"));
+        plugin.set_option("mode", "fast").expect("a mode");
+        for (n, ram) in real_frames().iter().enumerate() {
+            frame(&mut plugin, n as u64, ram);
+        }
+    }
+
     /// Every real frame with the column mixed wild and coloured, the timers and speeds at
     /// their edges, and a counter digit over 9, frame after frame through the whole plug-in:
     /// no panic (an overflow-checked build), and no press on a frame the decoder refuses.
