@@ -6,6 +6,20 @@
 //! counter (every later match scores `100 + 10 · combo` a cell shape) and the wild column to
 //! come, which removes every cell of the colour it lands on in one step, so that a hoard of one
 //! colour is worth a quadratic number of points the closer the wild column is.
+//!
+//! Stacks taller than [`ScoreWeights::safe_height`] cost jewels and earn no hoard or combo
+//! credit: the hoard is bought with jewels on the board, never with the game.
+//!
+//! # Figures
+//!
+//! Real rules, the player's evaluation (`jewelbot sim --rules real --objective score --columns
+//! 100000 --seed 7`): 1,396.9 points a column (771.4 of them by the wild columns) against the
+//! survive objective's 684.96, no game over, 24.7 jewels on the board on average (max 61)
+//! against 8.3. The weights were chosen on seeds 11-13 (points per jewel, combo, hoard,
+//! closeness power, safe height; 5,000 then 20,000 columns): with no hoard credit and the combo
+//! worth 1-5 jewels the gain is 4-11%; the hoard's credit is what doubles the points. A safe
+//! height of 10 or 11 scores more again (1,610-1,810 a column on seed 13 over 20,000 columns)
+//! but lets the board reach 63-70 jewels of 78.
 
 use super::Evaluator;
 use crate::engine::rules::board::{Board, COLOURS, VISIBLE_ROWS, WIDTH};
