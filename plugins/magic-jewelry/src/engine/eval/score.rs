@@ -15,11 +15,16 @@
 //! Real rules, the player's evaluation (`jewelbot sim --rules real --objective score --columns
 //! 100000 --seed 7`): 1,396.9 points a column (771.4 of them by the wild columns) against the
 //! survive objective's 684.96, no game over, 24.7 jewels on the board on average (max 61)
-//! against 8.3. The weights were chosen on seeds 11-13 (points per jewel, combo, hoard,
-//! closeness power, safe height; 5,000 then 20,000 columns): with no hoard credit and the combo
-//! worth 1-5 jewels the gain is 4-11%; the hoard's credit is what doubles the points. A safe
-//! height of 10 or 11 scores more again (1,610-1,810 a column on seed 13 over 20,000 columns)
-//! but lets the board reach 63-70 jewels of 78.
+//! against 8.3. Paired on the same sequences (`jewelbot compare --ai player --ai player
+//! --objective score --objective survive --columns 10000 --seeds 10 --seed 7`): 730.1 points a
+//! column more (95% interval 695.1 to 765.1), no game over on either side.
+//!
+//! The weights were chosen on seeds 11-13 (5,000 then 20,000 columns). With little hoard
+//! credit (0.5 at the square of the closeness) and the combo worth 1-5 jewels, 712-758 points a
+//! column against survival's 683 on seed 11; the hoard's credit at 2-10 (the square root of the
+//! closeness) is what doubles the points. A safe height of 10 or 11 scores more again
+//! (1,610-1,810 a column on seed 13 over 20,000 columns) but lets the board reach 63-70 jewels
+//! of 78.
 
 use super::Evaluator;
 use crate::engine::rules::board::{Board, COLOURS, VISIBLE_ROWS, WIDTH};
@@ -120,7 +125,7 @@ fn colour_counts(board: &Board) -> [u32; COLOURS as usize + 1] {
 }
 
 /// Points of the best place for the wild column on `board` with the counters at `counters`
-/// (every column tried, reachable or not), and the board it leaves.
+/// (every column tried, reachable or not).
 pub fn best_wild(rules: RuleSet, board: &Board, counters: &Counters) -> u64 {
     let mut best = 0;
     for x in 0..WIDTH {
