@@ -218,7 +218,7 @@ pub fn paired_t(diffs: &[f64]) -> (f64, f64, f64, f64) {
 }
 
 /// The t value a two-sided test with `df` degrees of freedom exceeds with probability `p`
-/// (bisection on [`incomplete_beta`]).
+/// (bisection on the regularised incomplete beta function).
 pub fn t_quantile(df: f64, p: f64) -> f64 {
     let two_sided = |t: f64| incomplete_beta(df / 2.0, 0.5, df / (df + t * t));
     let (mut lo, mut hi) = (0.0, 1.0e3);
