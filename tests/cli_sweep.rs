@@ -401,6 +401,24 @@ fn invocations(f: &Fixture) -> Vec<Vec<OsString>> {
     add(&["sim", "--columns", "10", "--rules", "arcade"]);
     add(&["sim", "--columns", "10", "--tap-interval", "0"]);
     add(&["sim", "--columns", "10", "--rules", ""]);
+    add(&["sim", "--columns", "10", "--objective", "points"]);
+    add(&["sim", "--columns", "10", "--objective", ""]);
+    let objectives = ["--objective", "score", "--objective", "survive"];
+    add(&[
+        &["compare", "--columns", "10"][..],
+        &objectives,
+        &objectives[..2],
+    ]
+    .concat());
+    add(&[
+        "run",
+        "--rom",
+        &rom,
+        "--frames",
+        "2",
+        "--objective",
+        "points",
+    ]);
     add(&["sim", "--columns", "10", "--weights", &p("fifo")]);
     add(&[
         "compare",

@@ -1,10 +1,10 @@
 //! `compare`: two strategies on the same seeded column sequences, with paired statistics.
 
-use super::runner::{foresee, play, ForesightArgs, GameArgs};
+use super::runner::{foresee, objective_parser, play, ForesightArgs, GameArgs};
 use super::stats::Stats;
 use super::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAYER, REFERENCE};
 use anyhow::bail;
-use magic_jewelry::engine::RuleSet;
+use magic_jewelry::engine::{Objective, RuleSet};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -15,6 +15,10 @@ pub struct Args {
     /// `--ai`, the player against the reference; with one, that AI against the player.
     #[arg(long, num_args = 1)]
     pub ai: Vec<String>,
+    /// What each AI plays for, `survive` or `score`, in the order of `--ai` (one: both).
+    /// Without it both survive.
+    #[arg(long, num_args = 1, value_parser = objective_parser())]
+    pub objective: Vec<Objective>,
     /// Columns per sequence.
     #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub columns: u64,
@@ -47,6 +51,7 @@ impl Default for Args {
     fn default() -> Self {
         Self {
             ai: Vec::new(),
+            objective: Vec::new(),
             columns: 20_000,
             seeds: 20,
             seed: 1,
@@ -84,6 +89,14 @@ pub struct Comparison {
     pub wilcoxon_z: f64,
     pub p_wilcoxon: f64,
     pub significant: bool,
+    /// What each AI played for.
+    pub objective_a: Objective,
+    pub objective_b: Objective,
+    /// Points a column, A minus B, paired by sequence: the mean difference, its 95% confidence
+    /// interval (Student's t), and the paired t-test's two-sided p-value.
+    pub points_difference: f64,
+    pub points_interval: [f64; 2],
+    pub p_points: f64,
 }
 
 /// The two AIs compared: as given, the player for a missing B, the player against the
@@ -94,6 +107,16 @@ fn contenders(ai: &[String]) -> anyhow::Result<[String; 2]> {
         [a] => [a.clone(), PLAYER.to_owned()],
         [a, b] => [a.clone(), b.clone()],
         more => bail!("compare takes at most two --ai, got {}", more.len()),
+    })
+}
+
+/// What each AI plays for: both survive, both the one given, or each its own.
+fn objectives(given: &[Objective]) -> anyhow::Result<[Objective; 2]> {
+    Ok(match *given {
+        [] => [Objective::Survive; 2],
+        [both] => [both; 2],
+        [a, b] => [a, b],
+        ref more => bail!("compare takes at most two --objective, got {}", more.len()),
     })
 }
 
@@ -109,6 +132,7 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
     let [label_a, label_b] = contenders(&args.ai)?;
     let a = parse_ai(&label_a, None, rules)?;
     let b = parse_ai(&label_b, None, rules)?;
+    let [objective_a, objective_b] = objectives(&args.objective)?;
     let foresight = args.foresight.config();
     // Whether side A (job 0) and side B (job 1) look ahead.
     let sees = |job: u64| {
@@ -124,8 +148,12 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
         (0..2 * args.seeds)
             .into_par_iter()
             .map(|job| -> anyhow::Result<Stats> {
-                let ai = if job % 2 == 0 { &a } else { &b };
-                let strategy = build_strategy(&ai.name, &ai.evaluation, rules)?;
+                let (ai, objective) = if job % 2 == 0 {
+                    (&a, objective_a)
+                } else {
+                    (&b, objective_b)
+                };
+                let strategy = build_strategy(&ai.name, &ai.evaluation, rules, objective)?;
                 let mut strategy = foresee(strategy, foresight.filter(|_| sees(job)));
                 let config = super::runner::GameConfig {
                     foresight: sees(job),
@@ -153,6 +181,14 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
     let (t, p_t, mean, sd) = paired_t(&diffs);
     let (wilcoxon_z, p_wilcoxon) = wilcoxon(&diffs);
     let game_overs = |skip: usize| side(skip).map(|s| s.game_overs).sum();
+    let per_column = |s: &Stats| s.points as f64 / s.columns.max(1) as f64;
+    let point_diffs: Vec<f64> = side(0)
+        .zip(side(1))
+        .map(|(x, y)| per_column(x) - per_column(y))
+        .collect();
+    let (_, p_points, points_difference, points_sd) = paired_t(&point_diffs);
+    let half = t_quantile(point_diffs.len() as f64 - 1.0, 0.05) * points_sd
+        / (point_diffs.len() as f64).sqrt();
     let points = |skip: usize| {
         let (points, columns) = side(skip).fold((0, 0), |(p, c), s| (p + s.points, c + s.columns));
         points as f64 / columns.max(1) as f64
@@ -175,6 +211,11 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
         wilcoxon_z,
         p_wilcoxon,
         significant: p_t < 0.05,
+        objective_a,
+        objective_b,
+        points_difference,
+        points_interval: [points_difference - half, points_difference + half],
+        p_points,
     })
 }
 
@@ -205,6 +246,22 @@ pub fn paired_t(diffs: &[f64]) -> (f64, f64, f64, f64) {
     let df = n - 1.0;
     let p = incomplete_beta(df / 2.0, 0.5, df / (df + t * t));
     (t, p, mean, sd)
+}
+
+/// The t value a two-sided test with `df` degrees of freedom exceeds with probability `p`
+/// (bisection on the regularised incomplete beta function).
+pub fn t_quantile(df: f64, p: f64) -> f64 {
+    let two_sided = |t: f64| incomplete_beta(df / 2.0, 0.5, df / (df + t * t));
+    let (mut lo, mut hi) = (0.0, 1.0e3);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if two_sided(mid) > p {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
 }
 
 /// Wilcoxon signed-rank test, normal approximation with tie correction: (z, two-sided p).
@@ -342,15 +399,17 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         return Ok(());
     }
     println!(
-        "{} sequences of {} columns under the {} rules\nA {}: mean jewels {:.4} ({} game overs, {:.1} points a column)\nB {}: mean jewels {:.4} ({} game overs, {:.1} points a column)",
+        "{} sequences of {} columns under the {} rules\nA {} ({}): mean jewels {:.4} ({} game overs, {:.1} points a column)\nB {} ({}): mean jewels {:.4} ({} game overs, {:.1} points a column)",
         c.pairs,
         args.columns,
         c.rules,
         c.a,
+        c.objective_a,
         c.mean_a,
         c.game_overs_a,
         c.points_per_column_a,
         c.b,
+        c.objective_b,
         c.mean_b,
         c.game_overs_b,
         c.points_per_column_b
@@ -369,6 +428,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             "not significant at 5%"
         }
     );
+    if c.rules.scores() {
+        println!(
+            "points a column, A - B: {:+.1} (95% interval {:+.1} to {:+.1}; paired t p {:.3e})",
+            c.points_difference, c.points_interval[0], c.points_interval[1], c.p_points
+        );
+    }
     Ok(())
 }
 
@@ -389,6 +454,54 @@ mod tests {
         assert!((incomplete_beta(4.5, 0.5, 9.0 / 13.0) - 0.0766).abs() < 5e-4);
         assert!(p > 0.0 && p < 0.05, "{t} {p}");
         assert!((erfc(1.959_964 / std::f64::consts::SQRT_2) - 0.05).abs() < 1e-6);
+    }
+
+    #[test]
+    fn t_quantiles_match_the_tables() {
+        assert!((t_quantile(9.0, 0.05) - 2.262).abs() < 1e-3);
+        assert!((t_quantile(19.0, 0.05) - 2.093).abs() < 1e-3);
+        assert!((t_quantile(1000.0, 0.05) - 1.962).abs() < 1e-3);
+    }
+
+    #[test]
+    fn objectives_go_to_both_or_each() {
+        use Objective::{Score, Survive};
+        assert_eq!(objectives(&[]).unwrap(), [Survive, Survive]);
+        assert_eq!(objectives(&[Score]).unwrap(), [Score, Score]);
+        assert_eq!(objectives(&[Score, Survive]).unwrap(), [Score, Survive]);
+        assert!(objectives(&[Score, Survive, Score]).is_err());
+    }
+
+    /// The same AI playing for points and to survive: the points a column differ by a pinned
+    /// figure, with its interval.
+    #[test]
+    fn the_score_objective_against_survival() {
+        let args = Args {
+            ai: vec!["smart".into(), "smart".into()],
+            objective: vec![Objective::Score, Objective::Survive],
+            columns: 300,
+            seeds: 3,
+            seed: 2,
+            threads: 2,
+            quiet: true,
+            ..Args::default()
+        };
+        let c = compare(&args).unwrap();
+        assert_eq!(
+            (c.objective_a, c.objective_b),
+            (Objective::Score, Objective::Survive)
+        );
+        assert_eq!((c.game_overs_a, c.game_overs_b), (0, 0));
+        let [lo, hi] = c.points_interval;
+        assert!(
+            lo < c.points_difference && c.points_difference < hi,
+            "{c:?}"
+        );
+        assert_eq!(
+            (c.points_difference.round(), lo.round(), hi.round()),
+            (480.0, 207.0, 753.0),
+            "{c:?}"
+        );
     }
 
     #[test]

@@ -18,7 +18,8 @@ pub mod train;
 
 use anyhow::Context;
 use magic_jewelry::engine::{
-    load_evaluator_for, strategy_with, AnyEvaluator, RuleSet, Strategy, Weights,
+    load_evaluator_for, strategy_for, strategy_with, AnyEvaluator, Objective, RuleSet, Strategy,
+    Weights,
 };
 use magic_jewelry::plugin::DEFAULT_STRATEGY;
 use std::path::Path;
@@ -99,15 +100,16 @@ pub fn parse_ai(spec: &str, default_file: Option<&Path>, rules: RuleSet) -> anyh
     })
 }
 
-/// A fresh strategy for one worker under `rules`, with no time budget so results depend only on
-/// the seed.
+/// A fresh strategy for one worker under `rules` playing for `objective`, with no time budget so
+/// results depend only on the seed.
 pub fn build_strategy(
     name: &str,
     evaluation: &AnyEvaluator,
     rules: RuleSet,
+    objective: Objective,
 ) -> anyhow::Result<Box<dyn Strategy>> {
-    let mut strategy =
-        strategy_with(name, evaluation.clone()).with_context(|| format!("strategy {name}"))?;
+    let mut strategy = strategy_for(name, evaluation.clone(), objective)
+        .with_context(|| format!("strategy {name}"))?;
     strategy.set_budget(None);
     strategy.set_rules(rules);
     Ok(strategy)

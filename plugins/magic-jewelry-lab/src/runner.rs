@@ -5,8 +5,8 @@
 use super::stats::Stats;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use magic_jewelry::engine::{
-    FallState, Foresight, ForesightConfig, Game, InputModel, RuleSet, Situation, Strategy, Turn,
-    RULE_SET_NAMES,
+    FallState, Foresight, ForesightConfig, Game, InputModel, Objective, RuleSet, Situation,
+    Strategy, Turn, RULE_SET_NAMES,
 };
 use std::time::{Duration, Instant};
 
@@ -110,6 +110,11 @@ pub fn foresee(strategy: Box<dyn Strategy>, config: Option<ForesightConfig>) -> 
 /// `--rules`: one of the rule-set names, listed in the help and in the error for anything else.
 fn rules_parser() -> impl TypedValueParser<Value = RuleSet> {
     PossibleValuesParser::new(RULE_SET_NAMES).try_map(|name| name.parse::<RuleSet>())
+}
+
+/// `--objective`: `survive` or `score`, listed in the help and in the error for anything else.
+pub fn objective_parser() -> impl TypedValueParser<Value = Objective> {
+    PossibleValuesParser::new(Objective::NAMES).try_map(|name| name.parse::<Objective>())
 }
 
 /// How the simulated game runs.

@@ -1,10 +1,10 @@
 //! `sim`: plays seeded column sequences without the emulator and reports the statistics.
 
-use super::runner::{foresee, play, ForesightArgs, GameArgs};
+use super::runner::{foresee, objective_parser, play, ForesightArgs, GameArgs};
 use super::stats::{tail_fit, Stats, TailFit};
 use super::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAYER};
 use anyhow::Context;
-use magic_jewelry::engine::{ForesightConfig, RuleSet, Weights};
+use magic_jewelry::engine::{ForesightConfig, Objective, RuleSet, Weights};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -29,6 +29,11 @@ pub struct Args {
     /// Seed of the column sequences.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// What the AI plays for: `survive` (fewest jewels on the board) or `score` (points under
+    /// the real game's scoring, staying safe; its own search, valuing boards for safety with the
+    /// AI's evaluation).
+    #[arg(long, default_value = "survive", value_parser = objective_parser())]
+    pub objective: Objective,
     #[command(flatten)]
     pub game: GameArgs,
     #[command(flatten)]
@@ -56,6 +61,7 @@ impl Default for Args {
             ai: PLAYER.into(),
             columns: 1_000_000,
             seed: 1,
+            objective: Objective::Survive,
             game: GameArgs::default(),
             foresight: ForesightArgs::default(),
             threads: 0,
@@ -83,6 +89,8 @@ pub struct Report {
     pub ai: String,
     /// The strategy.
     pub strategy: String,
+    /// What it played for.
+    pub objective: Objective,
     /// `published weights`, `built-in value (RULES)`, `weights FILE` or `value FILE`.
     pub evaluation: String,
     /// The weights of a feature evaluation.
@@ -129,8 +137,10 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
         (0..chunks)
             .into_par_iter()
             .map(|chunk| -> anyhow::Result<Stats> {
-                let mut strategy =
-                    foresee(build_strategy(&ai.name, &ai.evaluation, rules)?, foresight);
+                let mut strategy = foresee(
+                    build_strategy(&ai.name, &ai.evaluation, rules, args.objective)?,
+                    foresight,
+                );
                 let columns = CHUNK_COLUMNS.min(args.columns - chunk * CHUNK_COLUMNS);
                 let mut stats = Stats::default();
                 let seed = mix_seed(args.seed, chunk);
@@ -150,6 +160,7 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
         rules,
         ai: ai.label,
         strategy: ai.name,
+        objective: args.objective,
         evaluation: ai.source,
         weights: ai.weights,
         foresight,
@@ -182,10 +193,11 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
 pub fn summary(report: &Report) -> String {
     let s = &report.stats;
     let mut out = format!(
-        "{} ({} with {}) over {} columns under the {} rules (seed {}, tap every {} frames)\n",
+        "{} ({} with {}, playing to {}) over {} columns under the {} rules (seed {}, tap every {} frames)\n",
         report.ai,
         report.strategy,
         report.evaluation,
+        report.objective,
         s.columns,
         report.rules,
         report.seed,
@@ -211,8 +223,11 @@ pub fn summary(report: &Report) -> String {
     );
     if report.rules.has_wild_columns() {
         out += &format!(
-            "points: {:.1} per column; wild columns: {} (highest level shown: {})\n",
-            report.points_per_column, s.wild_columns, report.highest_level
+            "points: {:.1} per column ({:.1} by wild columns); wild columns: {} (highest level shown: {})\n",
+            report.points_per_column,
+            s.wild_points as f64 / s.columns.max(1) as f64,
+            s.wild_columns,
+            report.highest_level
         );
         let speeds: Vec<String> = report
             .speeds
@@ -342,6 +357,32 @@ mod tests {
         let json = std::fs::read_to_string(dir.join("report.json")).unwrap();
         assert!(json.contains("\"rules\": \"real\""), "{json}");
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// The player's configuration playing for points against playing to survive, on the same
+    /// 3,000 columns of the real game: pinned points, and no game over.
+    #[test]
+    fn the_score_objective_scores_more() {
+        let run = |objective| {
+            simulate(&Args {
+                columns: 3000,
+                seed: 4,
+                objective,
+                threads: 1,
+                quiet: true,
+                ..Args::default()
+            })
+            .unwrap()
+        };
+        let survive = run(Objective::Survive);
+        let score = run(Objective::Score);
+        assert_eq!(score.objective, Objective::Score);
+        let pinned = |r: &Report| (r.stats.points, r.stats.wild_points, r.game_overs);
+        assert_eq!(pinned(&survive), (2_063_903, 213_281, 0));
+        assert_eq!(pinned(&score), (4_172_436, 2_058_807, 0));
+        // 702.8 points a column more, most of it from the wild columns.
+        assert_eq!(score.stats.points - survive.stats.points, 2_108_533);
+        assert!(summary(&score).contains("playing to score"));
     }
 
     /// Whether the strip where the caption goes holds dark pixels (text) on the white page.

@@ -40,6 +40,8 @@ pub struct Stats {
     pub wild_columns: u64,
     /// Points scored (real rules).
     pub points: u64,
+    /// Points the wild columns' locks scored (their chains included).
+    pub wild_points: u64,
     /// Games played to their end (a game over, or the end of a run).
     pub games: u64,
     /// The most wild columns one game generated: the highest level the game displayed.
@@ -68,6 +70,7 @@ impl Default for Stats {
             game_overs: 0,
             wild_columns: 0,
             points: 0,
+            wild_points: 0,
             games: 0,
             highest_level: 0,
             speed_columns: vec![0; SPEED_BINS],
@@ -106,6 +109,9 @@ impl Stats {
         let (chains, removed) = outcome.map_or((0, 0), |o| (o.chains, o.removed));
         self.erased += outcome.map_or(0, |o| u64::from(o.erased));
         self.points += turn.points();
+        if turn.wild {
+            self.wild_points += turn.points();
+        }
         self.record(turn.jewels, chains, removed);
         if turn.lost {
             self.game_overs += 1;
@@ -202,6 +208,7 @@ impl Stats {
         self.game_overs += other.game_overs;
         self.wild_columns += other.wild_columns;
         self.points += other.points;
+        self.wild_points += other.wild_points;
         self.games += other.games;
         self.highest_level = self.highest_level.max(other.highest_level);
         for (a, b) in self.speed_columns.iter_mut().zip(&other.speed_columns) {

@@ -13,7 +13,7 @@ use super::runner::{rate, GameArgs, GameConfig};
 use super::{build_strategy, mix_seed, progress_bar, with_threads};
 use anyhow::{bail, Context};
 use magic_jewelry::engine::eval::weights::{Weights, WEIGHT_COUNT, WEIGHT_NAMES};
-use magic_jewelry::engine::AnyEvaluator;
+use magic_jewelry::engine::{AnyEvaluator, Objective};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -75,7 +75,7 @@ fn rating(
     columns: u64,
 ) -> anyhow::Result<u64> {
     let evaluation = AnyEvaluator::features_for(weights, config.rules);
-    let mut strategy = build_strategy(ai, &evaluation, config.rules)?;
+    let mut strategy = build_strategy(ai, &evaluation, config.rules, Objective::Survive)?;
     Ok(rate(strategy.as_mut(), seed, columns, config))
 }
 
@@ -126,7 +126,12 @@ pub fn train(args: &Args) -> anyhow::Result<Weights> {
         Some(path) => Weights::load(path)?,
         None => Weights::PUBLISHED,
     };
-    build_strategy(&args.ai, &AnyEvaluator::from(&start), args.game.rules)?;
+    build_strategy(
+        &args.ai,
+        &AnyEvaluator::from(&start),
+        args.game.rules,
+        Objective::Survive,
+    )?;
     let max_columns = args.max_columns.max(args.min_columns);
     let bar = progress_bar(u64::from(args.iterations), !args.quiet, "train");
     let result = with_threads(args.threads, || match args.method {

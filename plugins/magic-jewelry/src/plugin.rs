@@ -1,7 +1,7 @@
 //! The jewelbot plug-in: reads the game from RAM every frame and, with the AI on, plays it.
 
 use crate::dumps::{self, Identification};
-use crate::engine::{self, AnyEvaluator};
+use crate::engine::{self, AnyEvaluator, Objective};
 use crate::game_view::{cell_char, GameView, Grid, Jewels};
 use crate::memory_map::{self as map, Format, FIELDS};
 use crate::play::tracker::Tracker;
@@ -28,6 +28,8 @@ pub struct MagicJewelryPlugin {
     strategy: String,
     /// Read the column generator from RAM and search the columns ahead.
     foresight: bool,
+    /// What the player plays for.
+    objective: Objective,
     /// The evaluation file given (`None`: the built-in evaluation) and what it holds.
     weights: Option<(PathBuf, AnyEvaluator)>,
     /// Built when a game is attached, from the settings above.
@@ -48,6 +50,7 @@ impl Default for MagicJewelryPlugin {
             mode: Mode::Normal,
             strategy: DEFAULT_STRATEGY.to_owned(),
             foresight: false,
+            objective: Objective::Survive,
             weights: None,
             player: None,
             tracker: Tracker::default(),
@@ -91,7 +94,8 @@ impl MagicJewelryPlugin {
 
     /// A player with strategy `name` and the other settings.
     fn new_player(&self, name: &str) -> Result<Player, String> {
-        let mut player = Player::with_strategy_name(name, &self.evaluator(), self.mode)?;
+        let mut player =
+            Player::with_strategy_name(name, &self.evaluator(), self.mode, self.objective)?;
         player.set_foresight(self.foresight);
         Ok(player)
     }
@@ -224,6 +228,11 @@ impl Plugin for MagicJewelryPlugin {
                 value.clone_into(&mut self.strategy);
                 self.player = Some(player);
             }
+            "objective" => {
+                self.objective = value.parse().map_err(|e| format!("{e}"))?;
+                let player = self.new_player(&self.strategy)?;
+                self.player = Some(player);
+            }
             "weights" => {
                 self.weights = match value {
                     "" | BUILT_IN => None,
@@ -278,6 +287,12 @@ impl Plugin for MagicJewelryPlugin {
                  fair play, seeing what a person sees)",
                 if self.foresight { "on" } else { "off" },
                 &["off", "on"],
+            ),
+            PluginOption::choice(
+                "objective",
+                "What the AI plays for: survive (fewest jewels) or score (points, staying safe)",
+                self.objective.name(),
+                &Objective::NAMES,
             ),
             PluginOption::text(
                 "weights",
@@ -507,6 +522,33 @@ mod tests {
 
     /// Values at the edges of what the game holds, where decoders and arithmetic break.
     const EDGES: [u8; 9] = [0, 1, 6, 7, 8, 9, 10, 0x80, 0xFF];
+
+    /// The objective is an option of its own: listed, set, refused when unknown, and the player
+    /// built for it plays the real game's frames.
+    #[test]
+    fn the_objective_option() {
+        let mut plugin = attached();
+        let listed = |plugin: &MagicJewelryPlugin| {
+            plugin
+                .options()
+                .into_iter()
+                .find(|o| o.name == "objective")
+                .map(|o| (o.value, o.choices))
+        };
+        let survive = ("survive".to_owned(), vec!["survive".into(), "score".into()]);
+        assert_eq!(listed(&plugin), Some(survive));
+        plugin
+            .set_option("objective", "score")
+            .expect("an objective");
+        assert_eq!(listed(&plugin).map(|(v, _)| v).as_deref(), Some("score"));
+        let error = plugin.set_option("objective", "points").unwrap_err();
+        assert!(error.contains("survive or score"), "{error}");
+        assert_eq!(plugin.player().map(Player::strategy_name), Some("score"));
+        plugin.set_option("mode", "fast").expect("a mode");
+        for (n, ram) in real_frames().iter().enumerate() {
+            frame(&mut plugin, n as u64, ram);
+        }
+    }
 
     /// Every real frame with the column mixed wild and coloured, the timers and speeds at
     /// their edges, and a counter digit over 9, frame after frame through the whole plug-in:

@@ -62,7 +62,8 @@ pub mod search;
 
 pub use eval::{
     features, load_evaluator, load_evaluator_for, AnyEvaluator, ColourOdds, EvaluationFileError,
-    Evaluator, ValueFileError, ValueNetwork, WeightedFeatures, Weights, WeightsError,
+    Evaluator, Objective, ScoreEvaluator, ScoreWeights, UnknownObjective, ValueFileError,
+    ValueNetwork, WeightedFeatures, Weights, WeightsError,
 };
 pub use rules::{
     lock, Board, Column, ColumnGenerator, Counters, Game, GameGenerator, GridError, LockError,
@@ -70,10 +71,10 @@ pub use rules::{
     RULE_SET_NAMES, SPAWN_X, SPAWN_Y, TOP_FALL_SPEED, WILD,
 };
 pub use search::{
-    for_each_result, reachable, strategy_by_name, strategy_with, Choice, Decision, Deep,
-    DeepConfig, Explanation, FallState, Foresight, ForesightConfig, InputModel, Move, Placement,
-    Placements, Simple, Situation, Smart, Strategy, Timeline, UnknownStrategy, RANKED,
-    STRATEGY_NAMES,
+    for_each_result, reachable, strategy_by_name, strategy_for, strategy_with, Choice, Decision,
+    Deep, DeepConfig, Explanation, FallState, Foresight, ForesightConfig, InputModel, Move,
+    Placement, Placements, Scoring, Simple, Situation, Smart, Strategy, Timeline, UnknownStrategy,
+    RANKED, STRATEGY_NAMES,
 };
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ pub mod tracker;
 use crate::engine::rules::board::WIDTH;
 use crate::engine::{
     self, AnyEvaluator, Board, Column, ColumnGenerator, Counters, Explanation, FallState,
-    Foresight, ForesightConfig, InputModel, RuleSet, Situation, Strategy,
+    Foresight, ForesightConfig, InputModel, Objective, RuleSet, Situation, Strategy,
 };
 use crate::game_view::{GameView, Phase};
 use foresight::{Reading, SeenColumns};
@@ -223,8 +223,9 @@ impl Player {
         name: &str,
         evaluation: &AnyEvaluator,
         mode: Mode,
+        objective: Objective,
     ) -> Result<Self, String> {
-        engine::strategy_with(name, evaluation.clone())
+        engine::strategy_for(name, evaluation.clone(), objective)
             .map(|s| Self::new(s, mode))
             .map_err(|e| e.to_string())
     }
@@ -470,8 +471,13 @@ mod tests {
     }
 
     fn player() -> Player {
-        Player::with_strategy_name("simple", &AnyEvaluator::default(), Mode::Fast)
-            .expect("simple exists")
+        Player::with_strategy_name(
+            "simple",
+            &AnyEvaluator::default(),
+            Mode::Fast,
+            Objective::Survive,
+        )
+        .expect("simple exists")
     }
 
     fn presses(player: &mut Player, view: &GameView, frames: u32) -> Vec<Buttons> {

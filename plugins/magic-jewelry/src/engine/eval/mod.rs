@@ -6,10 +6,12 @@
 //! [`super::search`].
 
 pub mod features;
+pub mod score;
 pub mod value;
 pub mod weights;
 
 pub use features::{features, ColourOdds, WeightedFeatures};
+pub use score::{Objective, ScoreEvaluator, ScoreWeights, UnknownObjective};
 pub use value::{ValueFileError, ValueNetwork};
 pub use weights::{Weights, WeightsError};
 

@@ -4,17 +4,20 @@
 mod deep;
 mod foresight;
 mod ranking;
+mod score;
 mod simple;
 mod smart;
 
 pub use deep::{Deep, DeepConfig};
 pub use foresight::{Foresight, ForesightConfig};
 pub use ranking::{Ranking, RANKED};
+pub use score::Scoring;
 pub use simple::Simple;
 pub use smart::Smart;
 
 use super::input::{FallState, InputModel, Timeline};
 use super::placement::{reachable, Placement, Placements};
+use crate::engine::eval::score::{Objective, ScoreWeights};
 use crate::engine::eval::weights::Weights;
 use crate::engine::eval::{AnyEvaluator, Evaluator};
 use crate::engine::rules::board::{Board, Column};
@@ -228,6 +231,23 @@ pub fn strategy_with<E: Evaluator + Send + 'static>(
                 ..DeepConfig::default()
             };
             Ok(Box::new(Deep::new(evaluation, config)))
+        }
+    }
+}
+
+/// [`strategy_with`] playing for `objective`: the survive objective is the named strategy; the
+/// score objective has its own search ([`Scoring`]), which values boards for safety with
+/// `evaluation` (the name is checked all the same).
+pub fn strategy_for<E: Evaluator + Send + 'static>(
+    name: &str,
+    evaluation: E,
+    objective: Objective,
+) -> Result<Box<dyn Strategy>, UnknownStrategy> {
+    match objective {
+        Objective::Survive => strategy_with(name, evaluation),
+        Objective::Score => {
+            strategy_by_name(name, &Weights::PUBLISHED)?;
+            Ok(Box::new(Scoring::new(evaluation, ScoreWeights::default())))
         }
     }
 }

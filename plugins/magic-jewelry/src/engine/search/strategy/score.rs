@@ -1,0 +1,240 @@
+//! `score`: the search of the score objective. Current column then next column, as `smart`,
+//! but each path carries the game's counters ([`Counters::count`]), so every lock scores with
+//! the combo counter it really has, and a lock that brings the wild column is followed by the
+//! wild column rather than the next column shown. Leaves are valued by a [`ScoreEvaluator`].
+
+use super::{for_each_result, next_spawn, Choice, Ranking, Situation, Strategy, LOSS};
+use crate::engine::eval::score::{ScoreEvaluator, ScoreWeights};
+use crate::engine::eval::{AnyEvaluator, Evaluator};
+use crate::engine::rules::board::{Board, Column};
+use crate::engine::rules::{Counters, RuleSet};
+use crate::engine::search::input::{FallState, InputModel};
+use crate::engine::search::placement::reachable;
+
+/// Plays for points.
+#[derive(Debug, Clone)]
+pub struct Scoring<E = AnyEvaluator> {
+    evaluator: ScoreEvaluator<E>,
+    rules: RuleSet,
+    counters: Counters,
+    ranking: Ranking,
+}
+
+impl<E: Evaluator> Scoring<E> {
+    /// Under the real game's rules, with `survival` valuing boards.
+    pub fn new(survival: E, weights: ScoreWeights) -> Self {
+        Self {
+            evaluator: ScoreEvaluator::new(survival, weights),
+            rules: RuleSet::Real,
+            counters: Counters::default(),
+            ranking: Ranking::default(),
+        }
+    }
+
+    /// The best value of placing `column` on `board` with `counters`, `points` scored on the
+    /// way, as the last column of a path (`LOSS` when every placement loses).
+    fn best_last(
+        &self,
+        board: &Board,
+        column: Column,
+        counters: &Counters,
+        points: u64,
+        start: FallState,
+        input: InputModel,
+    ) -> f64 {
+        let rules = self.rules;
+        let placements = reachable(board, start, input);
+        let mut best = LOSS;
+        for_each_result(rules, board, column, &placements, |p, after, outcome| {
+            if outcome.game_over {
+                return;
+            }
+            let mut c = *counters;
+            let r = c.count(rules, outcome, p.y, column.is_wild());
+            let value = self
+                .evaluator
+                .leaf(rules, after, &c, points + r.points, r.wild_due);
+            best = best.max(value);
+        });
+        best
+    }
+}
+
+impl<E: Evaluator + Send> Strategy for Scoring<E> {
+    fn name(&self) -> &'static str {
+        "score"
+    }
+
+    fn observe(&mut self, situation: &Situation) {
+        self.counters = situation.counters;
+    }
+
+    fn set_rules(&mut self, rules: RuleSet) {
+        self.rules = rules;
+    }
+
+    fn ranking(&self) -> &[Choice] {
+        self.ranking.as_slice()
+    }
+
+    fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    fn evaluator(&self) -> &dyn Evaluator {
+        &self.evaluator.survival
+    }
+
+    fn choose(
+        &mut self,
+        board: &Board,
+        current: Column,
+        next: Option<Column>,
+        start: FallState,
+        input: InputModel,
+    ) -> Option<Choice> {
+        let placements = reachable(board, start, input);
+        let rules = self.rules;
+        let spawn = next_spawn(rules, start, current);
+        let mut ranking = std::mem::take(&mut self.ranking);
+        ranking.clear();
+        for_each_result(rules, board, current, &placements, |p, after, outcome| {
+            let score = if outcome.game_over {
+                2.0 * LOSS
+            } else {
+                let mut counters = self.counters;
+                let r = counters.count(rules, outcome, p.y, current.is_wild());
+                // A lock that brings the wild column: it comes before the next column shown.
+                let second = if r.wild_due { Some(Column::WILD) } else { next };
+                let own = || {
+                    self.evaluator
+                        .leaf(rules, after, &counters, r.points, r.wild_due)
+                };
+                match second {
+                    Some(second) => {
+                        let value =
+                            self.best_last(after, second, &counters, r.points, spawn, input);
+                        if value <= LOSS {
+                            LOSS + own()
+                        } else {
+                            value - self.evaluator.survival.interim_cost(after)
+                        }
+                    }
+                    None => own(),
+                }
+            };
+            ranking.offer(Choice {
+                x: p.x,
+                arrangement: p.arrangement,
+                y: p.y,
+                score,
+            });
+        });
+        self.ranking = ranking;
+        self.ranking.as_slice().first().copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::eval::score::Objective;
+    use crate::engine::rules::LEVEL0_FALL_SPEED;
+    use crate::engine::search::strategy::strategy_for;
+
+    /// Where each objective puts `current` on `text` with the counters at `counters`, and
+    /// the points that lock scores.
+    fn choices(
+        text: &str,
+        current: Column,
+        next: Column,
+        counters: Counters,
+    ) -> [(u8, u8, u64); 2] {
+        let board = Board::from_text(text).unwrap();
+        [Objective::Survive, Objective::Score].map(|objective| {
+            let mut s = strategy_for("deep", AnyEvaluator::default(), objective).unwrap();
+            s.set_budget(None);
+            s.observe(&Situation {
+                counters,
+                generator: None,
+            });
+            let start = FallState::spawn(RuleSet::Real.fall_speed(counters.level));
+            let c = s
+                .choose(&board, current, Some(next), start, InputModel::FAST)
+                .unwrap();
+            let mut after = board;
+            let mut counted = counters;
+            let r = counted
+                .lock(
+                    RuleSet::Real,
+                    &mut after,
+                    current.arranged(c.arrangement),
+                    usize::from(c.x),
+                )
+                .unwrap();
+            (c.x, c.arrangement, r.points)
+        })
+    }
+
+    /// The wild column on the four 4s scores 17 · 190; survival, with a 4 coming next, keeps
+    /// the 4s to match and puts it on the lone 6, for 5 · 190.
+    #[test]
+    fn the_wild_column_lands_on_the_largest_colour() {
+        let counters = Counters {
+            combo: 9,
+            since_wild: 2,
+            level: 9,
+            ..Counters::default()
+        };
+        let text = "4..4..\n4641..";
+        let [survive, score] = choices(text, Column::WILD, Column::new(1, 4, 2), counters);
+        assert_eq!(survive, (1, 0, 951));
+        assert_eq!(score.2, 3232, "{score:?}");
+    }
+
+    /// 5, 5, 1 on column 3: the plain drop matches three 5s; the rotation that puts a 5 at the
+    /// bottom matches more and chains.
+    #[test]
+    fn a_bigger_match_and_a_chain_over_a_plain_match() {
+        let counters = Counters {
+            combo: 9,
+            since_wild: 5,
+            level: 112,
+            ..Counters::default()
+        };
+        let text = "..1...\n..5...\n.535..\n.6551.";
+        let [survive, score] = choices(text, Column::new(5, 5, 1), Column::new(3, 2, 1), counters);
+        assert_eq!(survive, (3, 0, 572));
+        assert_eq!(score, (3, 1, 2282));
+    }
+
+    /// Every lock on the path counts with the combo counter it really has, and a lock that
+    /// brings the wild column is followed by it.
+    #[test]
+    fn the_path_counts_the_combo_and_the_wild_column() {
+        let mut scoring = Scoring::new(AnyEvaluator::default(), ScoreWeights::default());
+        let board = Board::from_text("..1...\n..1...").unwrap();
+        let start = FallState::spawn(LEVEL0_FALL_SPEED);
+        let value = |scoring: &Scoring, since_wild| {
+            let counters = Counters {
+                since_wild,
+                ..Counters::default()
+            };
+            scoring.best_last(
+                &board,
+                Column::new(2, 3, 1),
+                &counters,
+                0,
+                start,
+                InputModel::FAST,
+            )
+        };
+        // 69 cells counted: the match brings the wild column, and the leaf counts where it
+        // would land on top of that.
+        let plain = value(&scoring, 10);
+        let wild = value(&scoring, 69);
+        assert!(wild > plain, "{wild} {plain}");
+        scoring.observe(&Situation::default());
+        assert_eq!(scoring.counters, Counters::default());
+    }
+}
