@@ -53,6 +53,8 @@
 //!   ([`strategy_with`]); [`AnyEvaluator::for_rules`] is each rule set's default evaluation,
 //!   [`AnyEvaluator::default`] the real game's, which the player uses. Strategies follow the
 //!   real rules unless told otherwise ([`Strategy::set_rules`]).
+//! - [`Foresight`]: any strategy, searching the columns to come with a beam search when a
+//!   [`Situation`] gives it the generator ([`ForesightConfig`]: depth, beam, work budget).
 //! - The input rules and timing model: [`search::input`]. `deep` stops its look-ahead at a time
 //!   budget (1.8 ms by default, [`Strategy::set_budget`]).
 

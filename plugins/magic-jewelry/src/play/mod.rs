@@ -24,6 +24,10 @@ use tracker::Events;
 /// Re-plans of one column before the player gives up on it and lets it fall.
 const MAX_REPLANS: u32 = 8;
 
+/// The most a foresight decision takes before it settles for the depth it reached (the work
+/// budget alone takes some 4-8 ms on a desktop core; a frame lasts 16.6 ms).
+const FORESIGHT_TIME: Duration = Duration::from_millis(12);
+
 /// How the AI presses buttons.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mode {
@@ -203,7 +207,13 @@ pub struct Player {
 impl Player {
     pub fn new(strategy: Box<dyn Strategy>, mode: Mode) -> Self {
         Self {
-            strategy: Foresight::new(strategy, ForesightConfig::default()),
+            strategy: Foresight::new(
+                strategy,
+                ForesightConfig {
+                    time: Some(FORESIGHT_TIME),
+                    ..ForesightConfig::default()
+                },
+            ),
             foresight: false,
             foresight_status: ForesightStatus::Off,
             seen_columns: SeenColumns::default(),

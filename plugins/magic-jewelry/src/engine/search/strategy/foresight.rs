@@ -50,13 +50,6 @@ impl Default for ForesightConfig {
     }
 }
 
-impl ForesightConfig {
-    /// Columns of the sequence needed beyond the current and the next one.
-    pub fn generated_columns(&self) -> usize {
-        self.depth.saturating_sub(2)
-    }
-}
-
 /// One board on the way through the known columns.
 #[derive(Debug, Clone, Copy)]
 struct Node {
