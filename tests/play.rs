@@ -4,7 +4,7 @@
 use jewelbot::cartridge;
 use jewelbot::session::{Session, SessionConfig};
 use jewelbot_plugin::{Buttons, Machine};
-use magic_jewelry::engine::{strategy_with, AnyEvaluator, Column, Strategy};
+use magic_jewelry::engine::{strategy_with, AnyEvaluator, Budget, Column, Strategy};
 use magic_jewelry::game_view::{GameView, Phase};
 use magic_jewelry::memory_map as map;
 use magic_jewelry::play::tracker::{Events, Tracker};
@@ -28,7 +28,7 @@ impl Bot {
     fn new(mode: Mode) -> Self {
         Self {
             tracker: Tracker::default(),
-            player: Player::new(default_strategy(), mode),
+            player: Player::new(default_strategy, mode),
             locks: Vec::new(),
             buttons: Buttons::NONE,
         }
@@ -51,7 +51,7 @@ impl Bot {
 /// time budget so every run makes the same choices.
 fn default_strategy() -> Box<dyn Strategy> {
     let mut strategy = strategy_with("deep", AnyEvaluator::default()).expect("deep exists");
-    strategy.set_budget(None);
+    strategy.set_budget(Budget::UNLIMITED);
     strategy
 }
 

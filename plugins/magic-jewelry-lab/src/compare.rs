@@ -4,7 +4,7 @@ use super::runner::{play, GameArgs};
 use super::stats::Stats;
 use super::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAYER, REFERENCE};
 use anyhow::bail;
-use magic_jewelry::engine::RuleSet;
+use magic_jewelry::engine::{Budget, RuleSet};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -29,6 +29,10 @@ pub struct Args {
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// Boards one decision may score, as the player's `--work` (default: no limit). Results
+    /// still depend only on the seed.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub work: Option<u64>,
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
@@ -46,6 +50,7 @@ impl Default for Args {
             seed: 1,
             game: GameArgs::default(),
             threads: 0,
+            work: None,
             json: false,
             quiet: false,
         }
@@ -109,6 +114,7 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
             .map(|job| -> anyhow::Result<Stats> {
                 let ai = if job % 2 == 0 { &a } else { &b };
                 let mut strategy = build_strategy(&ai.name, &ai.evaluation, rules)?;
+                strategy.set_budget(Budget::work(args.work));
                 let mut stats = Stats::default();
                 let seed = mix_seed(args.seed, job / 2);
                 play(

@@ -18,7 +18,7 @@ pub mod train;
 
 use anyhow::Context;
 use magic_jewelry::engine::{
-    load_evaluator_for, strategy_with, AnyEvaluator, RuleSet, Strategy, Weights,
+    load_evaluator_for, strategy_with, AnyEvaluator, Budget, RuleSet, Strategy, Weights,
 };
 use magic_jewelry::plugin::DEFAULT_STRATEGY;
 use std::path::Path;
@@ -108,7 +108,7 @@ pub fn build_strategy(
 ) -> anyhow::Result<Box<dyn Strategy>> {
     let mut strategy =
         strategy_with(name, evaluation.clone()).with_context(|| format!("strategy {name}"))?;
-    strategy.set_budget(None);
+    strategy.set_budget(Budget::UNLIMITED);
     strategy.set_rules(rules);
     Ok(strategy)
 }

@@ -53,8 +53,9 @@
 //!   ([`strategy_with`]); [`AnyEvaluator::for_rules`] is each rule set's default evaluation,
 //!   [`AnyEvaluator::default`] the real game's, which the player uses. Strategies follow the
 //!   real rules unless told otherwise ([`Strategy::set_rules`]).
-//! - The input rules and timing model: [`search::input`]. `deep` stops its look-ahead at a time
-//!   budget (1.8 ms by default, [`Strategy::set_budget`]).
+//! - The input rules and timing model: [`search::input`]. `deep` stops its look-ahead at a
+//!   [`Budget`] of time (1.8 ms by default) or of work (boards scored), whichever comes first
+//!   ([`Strategy::set_budget`]).
 
 pub mod eval;
 pub mod rules;
@@ -70,7 +71,7 @@ pub use rules::{
     RULE_SET_NAMES, SPAWN_X, SPAWN_Y, TOP_FALL_SPEED, WILD,
 };
 pub use search::{
-    for_each_result, reachable, strategy_by_name, strategy_with, Choice, Decision, Deep,
+    for_each_result, reachable, strategy_by_name, strategy_with, Budget, Choice, Decision, Deep,
     DeepConfig, Explanation, FallState, InputModel, Move, Placement, Placements, Simple, Situation,
     Smart, Strategy, Timeline, UnknownStrategy, RANKED, STRATEGY_NAMES,
 };

@@ -5,19 +5,22 @@
 pub mod injector;
 pub mod plan;
 pub mod tracker;
+pub mod worker;
 
 use crate::engine::rules::board::WIDTH;
 use crate::engine::{
-    self, AnyEvaluator, Board, Column, Counters, Explanation, FallState, InputModel, RuleSet,
-    Situation, Strategy,
+    self, reachable, AnyEvaluator, Board, Budget, Column, Counters, FallState, GameGenerator,
+    InputModel, RuleSet, Strategy,
 };
 use crate::game_view::{GameView, Phase};
 use injector::{Injector, Seen, Step};
 use jewelbot_plugin::Buttons;
 use plan::Plan;
 use std::fmt;
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 use tracker::Events;
+use worker::{Answer, Heard, MakeStrategy, Question, Worker};
 
 /// Re-plans of one column before the player gives up on it and lets it fall.
 const MAX_REPLANS: u32 = 8;
@@ -134,6 +137,7 @@ impl DecisionTimes {
 /// Counts of the player's own work.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PlayerStats {
+    /// Searches finished (some for columns predicted wrongly, never used).
     pub decisions: u64,
     pub replans: u64,
     /// Locks where the plan said, and elsewhere.
@@ -142,34 +146,88 @@ pub struct PlayerStats {
     /// Frames on which RAM showed the column elsewhere than the presses should have put it.
     pub missed_presses: u64,
     pub confirmed_presses: u64,
+    /// How long the searches took (on the search thread).
     pub decision_times: DecisionTimes,
+    /// Plans made from a decision searched for before the column spawned, on the board the
+    /// column before was predicted to leave.
+    pub foreseen: u64,
+    /// Decisions that could not be carried out from where the column was when they came, so
+    /// were searched for again.
+    pub stale: u64,
+    /// Frames a column fell with no plan, pressing nothing, while its search ran.
+    pub waiting_frames: u64,
+    /// Time the emulator's thread spent waiting for the search (deterministic budgets only).
+    pub blocked: Duration,
+    /// Search threads started again after one died.
+    pub worker_restarts: u64,
 }
 
-/// The AI at the controller.
+/// A question in the worker's hands.
+#[derive(Debug)]
+struct Asked {
+    id: u64,
+    question: Question,
+    /// Asked before its column spawned.
+    foreseen: bool,
+}
+
+/// The AI at the controller. It decides on a search thread of its own ([`worker`]): as soon as
+/// a column's plan is fixed it predicts the board the column will leave and has the next
+/// column searched for, so that its decision is usually ready when it spawns. With a time
+/// budget the emulator never waits (frames without a plan press nothing); with none (a work
+/// budget or no budget) the player waits for each decision where it needs it, so that runs
+/// repeat exactly.
 pub struct Player {
-    strategy: Box<dyn Strategy>,
+    worker: Worker,
+    strategy_name: &'static str,
+    budget: Budget,
     mode: Mode,
     plan: Option<Plan>,
     replans: u32,
+    /// The column in hand cannot move at all: nothing to search for until the next one.
+    stuck: bool,
     injector: Injector,
     /// The buttons returned for the frame now running: the game's "held last frame".
     pressed: Buttons,
     stats: PlayerStats,
     /// The explanation of a decision not yet taken by [`Player::take_explanation`].
     fresh_explanation: Option<String>,
+    next_id: u64,
+    asked: Vec<Asked>,
+    /// Answers come back and not yet used, with whether they were foreseen.
+    heard: Vec<(Answer, bool)>,
+}
+
+/// How a decision that came back turned out.
+enum Outcome {
+    Plan(Plan),
+    /// The column cannot move.
+    Stuck,
+    /// Not reachable from where the column is: search again.
+    Stale,
 }
 
 impl Player {
-    pub fn new(strategy: Box<dyn Strategy>, mode: Mode) -> Self {
+    /// A player deciding with strategies from `make` (called again if the search thread dies).
+    pub fn new(make: impl Fn() -> Box<dyn Strategy> + Send + Sync + 'static, mode: Mode) -> Self {
+        let make: MakeStrategy = Arc::new(make);
+        let mut worker = Worker::new(make);
+        let (strategy_name, budget) = worker.describe();
         Self {
-            strategy,
+            worker,
+            strategy_name,
+            budget,
             mode,
             plan: None,
             replans: 0,
+            stuck: false,
             injector: Injector::default(),
             pressed: Buttons::NONE,
             stats: PlayerStats::default(),
             fresh_explanation: None,
+            next_id: 0,
+            asked: Vec::new(),
+            heard: Vec::new(),
         }
     }
 
@@ -179,13 +237,20 @@ impl Player {
         evaluation: &AnyEvaluator,
         mode: Mode,
     ) -> Result<Self, String> {
-        engine::strategy_with(name, evaluation.clone())
-            .map(|s| Self::new(s, mode))
-            .map_err(|e| e.to_string())
+        // Checked here, so that the worker's strategies are made from a known name.
+        engine::strategy_with(name, evaluation.clone()).map_err(|e| e.to_string())?;
+        let (name, evaluation) = (name.to_owned(), evaluation.clone());
+        Ok(Self::new(
+            move || {
+                engine::strategy_with(&name, evaluation.clone())
+                    .unwrap_or_else(|_| Box::new(engine::Simple::new(evaluation.clone())))
+            },
+            mode,
+        ))
     }
 
     pub fn strategy_name(&self) -> &'static str {
-        self.strategy.name()
+        self.strategy_name
     }
 
     pub fn mode(&self) -> Mode {
@@ -200,9 +265,14 @@ impl Player {
         }
     }
 
-    /// Limits the time of one decision (`None`: none, so every run makes the same choices).
-    pub fn set_budget(&mut self, budget: Option<Duration>) {
-        self.strategy.set_budget(budget);
+    /// Limits the cost of one decision. Without a time limit ([`Budget::is_deterministic`])
+    /// every run makes the same choices, and the player waits for each one.
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+    }
+
+    pub fn budget(&self) -> Budget {
+        self.budget
     }
 
     pub fn plan(&self) -> Option<&Plan> {
@@ -218,6 +288,7 @@ impl Player {
         let mut stats = self.stats.clone();
         stats.missed_presses = self.injector.misses;
         stats.confirmed_presses = self.injector.confirmed;
+        stats.worker_restarts = self.worker.restarts();
         stats
     }
 
@@ -226,6 +297,7 @@ impl Player {
         self.plan = None;
         self.injector.restart();
         self.pressed = Buttons::NONE;
+        self.drop_questions();
     }
 
     /// The buttons to hold during the next frame, given this frame's view.
@@ -241,6 +313,7 @@ impl Player {
         if events.spawned {
             self.plan = None;
             self.replans = 0;
+            self.stuck = false;
         }
         let buttons = match view.phase {
             // The title takes Start from its first frame: a press every other frame until the
@@ -295,11 +368,21 @@ impl Player {
         };
         for _ in 0..2 {
             if self.plan.is_none() {
-                if self.replans > MAX_REPLANS {
+                if self.replans > MAX_REPLANS || self.stuck {
                     return Buttons::NONE;
                 }
-                self.plan = self.decide(view, &board, jewels);
+                let Some(question) = self.question(view, &board, jewels) else {
+                    return Buttons::NONE;
+                };
+                self.plan = self.plan_for(&question);
+                if self.plan.is_none() {
+                    if !self.stuck {
+                        self.stats.waiting_frames += 1;
+                    }
+                    return Buttons::NONE;
+                }
                 self.injector.restart();
+                self.foresee(view, &board);
             }
             let Some(plan) = self.plan.as_ref() else {
                 return Buttons::NONE;
@@ -316,40 +399,204 @@ impl Player {
         Buttons::NONE
     }
 
-    fn decide(&mut self, view: &GameView, board: &Board, jewels: Column) -> Option<Plan> {
+    /// The game's counters as RAM shows them.
+    fn counters(view: &GameView) -> Counters {
+        Counters {
+            since_wild: u32::from(view.removed),
+            combo: view.combo,
+            level: view.level_index,
+            ..Counters::default()
+        }
+    }
+
+    /// The column in hand as it stands.
+    fn question(&self, view: &GameView, board: &Board, jewels: Column) -> Option<Question> {
         let falling = view.falling?;
         let next = Column(view.next);
-        let start = FallState {
-            x: falling.x,
-            y: falling.y as i8,
-            arrangement: 0,
-            timer: view.fall_timer,
-            speed: view.fall_speed,
-            armed: view.soft_drop,
-            held: self.pressed,
-        };
-        let input = self.mode.input_model();
-        self.strategy.observe(&Situation {
-            counters: Counters {
-                since_wild: u32::from(view.removed),
-                combo: view.combo,
-                level: view.level_index,
-                ..Counters::default()
+        Some(Question {
+            board: *board,
+            jewels,
+            next: next.is_valid().then_some(next),
+            start: FallState {
+                x: falling.x,
+                y: falling.y as i8,
+                arrangement: 0,
+                timer: view.fall_timer,
+                speed: view.fall_speed,
+                armed: view.soft_drop,
+                held: self.pressed,
             },
-            generator: None,
-        });
-        let decision =
-            self.strategy
-                .decide(board, jewels, next.is_valid().then_some(next), start, input)?;
-        self.stats.decisions += 1;
-        self.stats.decision_times.record(decision.elapsed);
-        let mut plan = Plan::new(&decision, jewels, start);
-        if let Some(why) = Explanation::of(RuleSet::Real, board, jewels, &decision) {
-            plan.explanation = Some(why.to_string());
-            plan.short_explanation = Some(why.short());
+            input: self.mode.input_model(),
+            counters: Self::counters(view),
+        })
+    }
+
+    /// Has the column after this one searched for, on the board this one's plan is predicted
+    /// to leave: its jewels are the next shown (or the wild column, when the lock brings one)
+    /// and the one after comes from the generator in RAM.
+    fn foresee(&mut self, view: &GameView, board: &Board) {
+        let Some(plan) = &self.plan else { return };
+        let next = Column(view.next);
+        if !next.is_valid() {
+            return;
+        }
+        let mut counters = Self::counters(view);
+        let mut after = *board;
+        let placed = plan.target_jewels;
+        let Ok(lock) = counters.lock(
+            RuleSet::Real,
+            &mut after,
+            placed,
+            usize::from(plan.target_x),
+        ) else {
+            return;
+        };
+        if lock.outcome.game_over {
+            return;
+        }
+        let (jewels, then) = if lock.wild_due {
+            (Column::WILD, next)
+        } else {
+            (next, GameGenerator::new(view.generator).next_column())
+        };
+        let speed = if placed.is_wild() {
+            RuleSet::Real.fall_speed(lock.level)
+        } else {
+            view.fall_speed
+        };
+        let question = Question {
+            board: after,
+            jewels,
+            next: Some(then),
+            start: FallState::spawn(speed),
+            input: self.mode.input_model(),
+            counters,
+        };
+        self.ask(question, true);
+    }
+
+    /// A plan for `question` if its decision is ready. With a deterministic budget it waits
+    /// for the decision; otherwise it asks for one if none is coming and returns `None`.
+    fn plan_for(&mut self, question: &Question) -> Option<Plan> {
+        // Each round either uses an answer or waits for one; a worker that keeps dying ends it.
+        for _ in 0..=2 * MAX_REPLANS {
+            self.listen();
+            if let Some(at) = self
+                .heard
+                .iter()
+                .position(|(a, _)| a.question.answers(question))
+            {
+                let (answer, foreseen) = self.heard.swap_remove(at);
+                match self.plan_from(answer, question) {
+                    Outcome::Plan(plan) => {
+                        self.stats.foreseen += u64::from(foreseen);
+                        // Whatever else is asked or heard was for a column before this plan.
+                        self.drop_questions();
+                        return Some(plan);
+                    }
+                    Outcome::Stuck => {
+                        self.stuck = true;
+                        return None;
+                    }
+                    Outcome::Stale => self.stats.stale += 1,
+                }
+            }
+            if !self.asked.iter().any(|a| a.question.answers(question)) {
+                self.ask(question.clone(), false);
+            }
+            if !self.budget.is_deterministic() || self.replans > MAX_REPLANS {
+                return None;
+            }
+            let began = Instant::now();
+            let heard = self.worker.wait();
+            self.stats.blocked += began.elapsed();
+            match heard {
+                Heard::Answer(answer) => self.hear(*answer),
+                Heard::Died => self.lost_worker(),
+                // No worker and nothing inline: what was asked is gone.
+                Heard::Nothing => self.asked.clear(),
+            }
+        }
+        None
+    }
+
+    /// A decision carried out from where the column is now: its buttons are found again from
+    /// the column's present state.
+    fn plan_from(&mut self, answer: Answer, question: &Question) -> Outcome {
+        let Some(mut decision) = answer.decision else {
+            return Outcome::Stuck;
+        };
+        let placements = reachable(&question.board, question.start, question.input);
+        let Some(index) = placements.find(decision.x, decision.arrangement) else {
+            return Outcome::Stale;
+        };
+        decision.timeline = placements.timeline(index);
+        let mut plan = Plan::new(&decision, question.jewels, question.start);
+        if let Some((long, short)) = answer.explanation {
+            plan.explanation = Some(long);
+            plan.short_explanation = Some(short);
         }
         self.fresh_explanation.clone_from(&plan.explanation);
-        Some(plan)
+        Outcome::Plan(plan)
+    }
+
+    fn ask(&mut self, question: Question, foreseen: bool) {
+        let id = self.next_id;
+        self.next_id += 1;
+        if !self.budget.is_deterministic() {
+            // Only the latest question matters; those not started are dropped. (With a
+            // deterministic budget every question is searched, so that the strategy's state
+            // does not depend on timing.)
+            self.worker.skip_below(id);
+            self.asked.clear();
+        }
+        self.worker.ask(id, question.clone(), self.budget);
+        self.asked.push(Asked {
+            id,
+            question,
+            foreseen,
+        });
+    }
+
+    /// Takes in the answers that are ready.
+    fn listen(&mut self) {
+        loop {
+            match self.worker.poll() {
+                Heard::Answer(answer) => self.hear(*answer),
+                Heard::Nothing => return,
+                Heard::Died => {
+                    self.lost_worker();
+                    return;
+                }
+            }
+        }
+    }
+
+    fn hear(&mut self, answer: Answer) {
+        self.stats.decisions += 1;
+        if let Some(decision) = &answer.decision {
+            self.stats.decision_times.record(decision.elapsed);
+        }
+        // Answers to questions dropped meanwhile are not kept.
+        if let Some(at) = self.asked.iter().position(|a| a.id == answer.id) {
+            let asked = self.asked.remove(at);
+            self.heard.push((answer, asked.foreseen));
+        }
+    }
+
+    /// The search thread died with the questions it had: they count as a re-plan of the
+    /// column, so that a column whose search always fails is given up.
+    fn lost_worker(&mut self) {
+        self.asked.clear();
+        self.replans += 1;
+    }
+
+    fn drop_questions(&mut self) {
+        self.asked.clear();
+        self.heard.clear();
+        if !self.budget.is_deterministic() {
+            self.worker.skip_below(self.next_id);
+        }
     }
 }
 
@@ -406,5 +653,155 @@ mod tests {
         let paused = view(&[(map::PAUSE, 0xFF)]);
         assert_eq!(paused.phase, Phase::Paused);
         assert_eq!(presses(&mut player(), &paused, 1), [Buttons::START]);
+    }
+
+    /// A column at the spawn, falling: y = 2, x = 2.
+    fn falling() -> GameView {
+        let mut bytes = vec![(map::COLUMN_X, 2), (map::COLUMN_Y, 2)];
+        for (row, jewel) in (0i8..3).zip([1, 2, 3]) {
+            bytes.push((map::cell_address(row, 2), jewel));
+        }
+        let view = view(&bytes);
+        assert_eq!(view.phase, Phase::Falling);
+        view
+    }
+
+    /// `simple`, except that the first one made panics in its first search.
+    struct Fragile {
+        inner: Box<dyn Strategy>,
+        panics: bool,
+    }
+
+    impl Strategy for Fragile {
+        fn name(&self) -> &'static str {
+            "fragile"
+        }
+        fn choose(
+            &mut self,
+            board: &Board,
+            current: Column,
+            next: Option<Column>,
+            start: FallState,
+            input: InputModel,
+        ) -> Option<engine::Choice> {
+            assert!(!self.panics, "the search broke");
+            self.inner.choose(board, current, next, start, input)
+        }
+        fn set_rules(&mut self, rules: RuleSet) {
+            self.inner.set_rules(rules);
+        }
+        fn rules(&self) -> RuleSet {
+            self.inner.rules()
+        }
+        fn evaluator(&self) -> &dyn engine::Evaluator {
+            self.inner.evaluator()
+        }
+    }
+
+    /// A search that panics kills its thread, not the player: the worker is started again
+    /// with a fresh strategy and the column is still steered.
+    #[test]
+    fn a_panicking_search_is_restarted() {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        let made = Arc::new(AtomicU32::new(0));
+        let counter = Arc::clone(&made);
+        let mut player = Player::new(
+            move || {
+                let first = counter.fetch_add(1, Ordering::Relaxed) == 0;
+                Box::new(Fragile {
+                    inner: engine::strategy_with("simple", AnyEvaluator::default())
+                        .expect("simple exists"),
+                    panics: first,
+                })
+            },
+            Mode::Fast,
+        );
+        let view = falling();
+        let pressed = presses(&mut player, &view, 3);
+        assert!(pressed.iter().any(|b| !b.is_empty()), "{pressed:?}");
+        let stats = player.stats();
+        assert_eq!(stats.worker_restarts, 1);
+        assert_eq!(made.load(Ordering::Relaxed), 2);
+        assert!(player.plan().is_some());
+    }
+
+    /// With a time budget the player never waits: the first frame of a column has no plan and
+    /// presses nothing; a later one carries out the decision made meanwhile.
+    #[test]
+    fn with_a_time_budget_the_player_does_not_wait() {
+        let mut player = player();
+        player.set_budget(Budget::PLAYER);
+        let view = falling();
+        assert_eq!(presses(&mut player, &view, 1), [Buttons::NONE]);
+        assert!(player.plan().is_none());
+        let began = Instant::now();
+        while player.plan().is_none() && began.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(1));
+            player.on_frame(&view, Events::default());
+        }
+        assert!(player.plan().is_some());
+        assert!(player.stats().waiting_frames >= 1);
+        assert_eq!(player.stats().blocked, Duration::ZERO);
+    }
+
+    /// A column `current` falling at the spawn over `board`, with `next` shown and the
+    /// generator at `generator`.
+    fn spawned_over(board: &Board, current: [u8; 3], next: [u8; 3], generator: u16) -> GameView {
+        let mut bytes = vec![(map::COLUMN_X, 2), (map::COLUMN_Y, 2)];
+        for row in -2i8..13 {
+            for x in 0..6u8 {
+                bytes.push((map::cell_address(row, x), board.get(row, usize::from(x))));
+            }
+        }
+        for (row, jewel) in (0i8..3).zip(current) {
+            bytes.push((map::cell_address(row, 2), jewel));
+        }
+        bytes.extend((0..3).map(|i| (map::CURRENT_COLUMN + i, current[usize::from(i)])));
+        bytes.extend((0..3).map(|i| (map::NEXT_COLUMN + i, next[usize::from(i)])));
+        bytes.extend(
+            generator
+                .to_le_bytes()
+                .into_iter()
+                .zip(0..)
+                .map(|(b, i)| (map::GENERATOR + i, b)),
+        );
+        let view = view(&bytes);
+        assert_eq!(view.phase, Phase::Falling);
+        view
+    }
+
+    /// Once a plan is made, the next column is searched for on the board it will leave, and
+    /// that decision is used when the column spawns there; a column that spawns on another
+    /// board is searched for again.
+    #[test]
+    fn the_next_column_is_decided_before_it_spawns() {
+        let generator = 0x1234;
+        let shown = [4, 5, 6];
+        let then = GameGenerator::new(generator).next_column().0;
+        let first = spawned_over(&Board::empty(), [1, 2, 3], shown, generator);
+        for foreseen in [true, false] {
+            let mut player = player();
+            presses(&mut player, &first, 1);
+            let plan = player.plan().expect("a plan").clone();
+            let mut after = Board::empty();
+            engine::lock(&mut after, plan.target_jewels, usize::from(plan.target_x))
+                .expect("locks");
+            if !foreseen {
+                // Not the board predicted.
+                engine::lock(&mut after, Column([1, 1, 2]), 5).expect("locks");
+            }
+            let second = spawned_over(&after, shown, then, 0);
+            let spawned = Events {
+                spawned: true,
+                ..Events::default()
+            };
+            player.on_frame(&second, spawned);
+            assert!(player.plan().is_some());
+            let stats = player.stats();
+            assert_eq!(stats.foreseen, u64::from(foreseen));
+            // Searches come back: the first column's, the prediction, and when it missed, the
+            // second column's own (the next prediction is still out).
+            assert_eq!(stats.decisions, 3 - u64::from(foreseen));
+        }
     }
 }

@@ -12,6 +12,6 @@ pub use explain::Explanation;
 pub use input::{FallState, InputModel, Move, Timeline};
 pub use placement::{reachable, Placement, Placements};
 pub use strategy::{
-    for_each_result, strategy_by_name, strategy_with, Choice, Decision, Deep, DeepConfig, Simple,
-    Situation, Smart, Strategy, UnknownStrategy, RANKED, STRATEGY_NAMES,
+    for_each_result, strategy_by_name, strategy_with, Budget, Choice, Decision, Deep, DeepConfig,
+    Simple, Situation, Smart, Strategy, UnknownStrategy, RANKED, STRATEGY_NAMES,
 };
