@@ -113,6 +113,10 @@ fn fast_mode_plays_sixty_thousand_frames_from_power_on() {
         "{stats:?}"
     );
     let work = bot.player.stats();
+    eprintln!(
+        "{stats:?}; decisions {}, foreseen {}, stale {}, locked as planned {}",
+        work.decisions, work.foreseen, work.stale, work.locked_as_planned
+    );
     assert_eq!((work.missed_presses, work.replans), (0, 0), "{work:?}");
     assert_locked_where_planned(&bot);
 }
@@ -352,6 +356,11 @@ fn survives_the_fastest_level() {
     let view = GameView::decode(session.ram()).expect("consistent");
     assert_eq!(view.fall_speed, 8);
     let stats = bot.tracker.stats();
+    let work = bot.player.stats();
+    eprintln!(
+        "{stats:?}; decisions {}, foreseen {}, stale {}",
+        work.decisions, work.foreseen, work.stale
+    );
     assert!(stats.columns_placed >= 300, "{stats:?}");
     assert_eq!(stats.game_overs, 0, "{stats:?}");
     assert_locked_where_planned(&bot);

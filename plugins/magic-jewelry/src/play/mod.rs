@@ -186,6 +186,10 @@ pub struct Player {
     replans: u32,
     /// The column in hand cannot move at all: nothing to search for until the next one.
     stuck: bool,
+    /// The column in hand has just spawned: its state is what predictions start from.
+    fresh: bool,
+    /// A column's state on its first frame (the spawn, as the player first sees it).
+    first_state: Option<FallState>,
     injector: Injector,
     /// The buttons returned for the frame now running: the game's "held last frame".
     pressed: Buttons,
@@ -221,6 +225,8 @@ impl Player {
             plan: None,
             replans: 0,
             stuck: false,
+            fresh: false,
+            first_state: None,
             injector: Injector::default(),
             pressed: Buttons::NONE,
             stats: PlayerStats::default(),
@@ -314,6 +320,7 @@ impl Player {
             self.plan = None;
             self.replans = 0;
             self.stuck = false;
+            self.fresh = true;
         }
         let buttons = match view.phase {
             // The title takes Start from its first frame: a press every other frame until the
@@ -374,6 +381,9 @@ impl Player {
                 let Some(question) = self.question(view, &board, jewels) else {
                     return Buttons::NONE;
                 };
+                if std::mem::take(&mut self.fresh) {
+                    self.first_state = Some(question.start);
+                }
                 self.plan = self.plan_for(&question);
                 if self.plan.is_none() {
                     if !self.stuck {
@@ -464,11 +474,13 @@ impl Player {
         } else {
             view.fall_speed
         };
+        // It will likely be where the last column was on its first frame.
+        let start = self.first_state.unwrap_or(FallState::spawn(speed));
         let question = Question {
             board: after,
             jewels,
             next: Some(then),
-            start: FallState::spawn(speed),
+            start: FallState { speed, ..start },
             input: self.mode.input_model(),
             counters,
         };
