@@ -12,7 +12,7 @@
 //! Run with `cargo bench --bench host`.
 
 use jewelbot::cartridge;
-use jewelbot::session::{press, Session, SessionConfig};
+use jewelbot::session::{decode_state_file, press, Session, SessionConfig};
 use jewelbot_plugin::Plugin;
 use magic_jewelry::memory_map as map;
 use magic_jewelry::plugin::{MagicJewelryPlugin, Mode};
@@ -97,10 +97,10 @@ fn bare_deck(session: &Session) -> ControlDeck {
     deck
 }
 
-/// Puts the deck in the session's state (the session appends an 8-byte frame counter).
-fn sync(deck: &mut ControlDeck, state: &[u8]) {
-    deck.deserialize_state(&state[..state.len() - 8])
-        .expect("same console");
+/// Puts the deck in the session's state (the console's part of the session's state file).
+fn sync(deck: &mut ControlDeck, state: &[u8], rom_sha1: &str) {
+    let (_, payload) = decode_state_file(state, rom_sha1).expect("a state of this ROM");
+    deck.deserialize_state(payload).expect("same console");
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
@@ -130,7 +130,7 @@ fn main() {
             }
             host.push(f64::from(FRAMES_PER_TRIAL) / start.elapsed().as_secs_f64());
 
-            sync(&mut deck, &state);
+            sync(&mut deck, &state, &session.rom().prg_chr_sha1);
             let start = Instant::now();
             for &buttons in &pressed {
                 press(&mut deck, buttons);

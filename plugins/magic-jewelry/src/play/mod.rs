@@ -469,8 +469,11 @@ impl Player {
         } else {
             (next, GameGenerator::new(view.generator).next_column())
         };
-        let speed = if placed.is_wild() {
-            RuleSet::Real.fall_speed(lock.level)
+        // The speed RAM will show on the next column's first frame: a wild column's level-up
+        // is requested then and applied a frame later, so the column after a wild one starts
+        // at the old speed as RAM shows it, and the one after that at the new.
+        let speed = if view.level_up {
+            RuleSet::Real.fall_speed(view.level_index.wrapping_add(1))
         } else {
             view.fall_speed
         };
