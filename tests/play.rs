@@ -118,6 +118,9 @@ fn fast_mode_plays_sixty_thousand_frames_from_power_on() {
         work.decisions, work.foreseen, work.stale, work.locked_as_planned
     );
     assert_eq!((work.missed_presses, work.replans), (0, 0), "{work:?}");
+    // Every column after the first was decided before it spawned, and no search was wasted.
+    assert_eq!(work.foreseen + 1, stats.columns_placed);
+    assert_eq!(work.decisions, stats.columns_placed);
     assert_locked_where_planned(&bot);
 }
 
@@ -361,7 +364,11 @@ fn survives_the_fastest_level() {
         "{stats:?}; decisions {}, foreseen {}, stale {}",
         work.decisions, work.foreseen, work.stale
     );
-    assert!(stats.columns_placed >= 300, "{stats:?}");
+    // 299 columns: the poke changes the speed after the second column's decision was searched
+    // for on the predicted board, so it is searched for again, and the sampler of `deep` has
+    // drawn once more than a player deciding at each spawn would (305 columns then).
+    assert!(stats.columns_placed >= 295, "{stats:?}");
+    assert_eq!((work.foreseen, work.decisions), (297, 300));
     assert_eq!(stats.game_overs, 0, "{stats:?}");
     assert_locked_where_planned(&bot);
 }
