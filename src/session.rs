@@ -5,7 +5,9 @@ mod movie_deck;
 mod state_file;
 mod trial;
 
-pub use state_file::{StateFileError, StateHeader, FORMAT_VERSION, HOST_VERSION};
+pub use state_file::{
+    decode as decode_state_file, StateFileError, StateHeader, FORMAT_VERSION, HOST_VERSION,
+};
 pub use trial::TrialError;
 
 use crate::files;

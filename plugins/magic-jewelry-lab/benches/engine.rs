@@ -3,8 +3,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use magic_jewelry::engine::{
-    reachable, strategy_by_name, strategy_with, AnyEvaluator, Board, Column, Evaluator, FallState,
-    InputModel, RuleSet, Strategy, ValueNetwork, WeightedFeatures, Weights,
+    reachable, strategy_by_name, strategy_with, AnyEvaluator, Board, Budget, Column, Evaluator,
+    FallState, InputModel, RuleSet, Strategy, ValueNetwork, WeightedFeatures, Weights,
 };
 use magic_jewelry_lab::runner::{play, GameConfig};
 use magic_jewelry_lab::stats::Stats;
@@ -115,7 +115,7 @@ fn decisions(c: &mut Criterion) {
     for ai in ["simple", "smart", "deep"] {
         for (evaluation_name, evaluation) in &evaluations {
             let mut strategy = strategy_with(ai, evaluation.clone()).expect("known strategy");
-            strategy.set_budget(None);
+            strategy.set_budget(Budget::UNLIMITED);
             bench_decisions(c, &format!("{ai}/{evaluation_name}"), strategy.as_mut());
         }
     }
@@ -153,9 +153,9 @@ fn simulator(c: &mut Criterion) {
         }
     }
     let mut deep = strategy_by_name("deep", &Weights::trained()).expect("known strategy");
-    deep.set_budget(None);
+    deep.set_budget(Budget::UNLIMITED);
     let mut player = strategy_with("deep", AnyEvaluator::default()).expect("known strategy");
-    player.set_budget(None);
+    player.set_budget(Budget::UNLIMITED);
     group.throughput(Throughput::Elements(200));
     for (name, strategy) in [("deep_trained", &mut deep), ("player", &mut player)] {
         group.bench_function(format!("{name}/real"), |b| {

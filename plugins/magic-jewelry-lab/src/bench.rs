@@ -5,7 +5,7 @@
 
 use super::runner::{run, GameConfig};
 use super::stats::Stats;
-use magic_jewelry::engine::{strategy_with, AnyEvaluator, Board, Evaluator, RuleSet};
+use magic_jewelry::engine::{strategy_with, AnyEvaluator, Board, Budget, Evaluator, RuleSet};
 use magic_jewelry::plugin::DEFAULT_STRATEGY;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -82,7 +82,7 @@ pub fn signature(args: &Args) -> anyhow::Result<Signature> {
         boards: Arc::clone(&boards),
     };
     let mut strategy = strategy_with(DEFAULT_STRATEGY, evaluator)?;
-    strategy.set_budget(None);
+    strategy.set_budget(Budget::UNLIMITED);
     let mut stats = Stats::default();
     let began = Instant::now();
     let config = GameConfig::default();

@@ -4,7 +4,7 @@ use super::runner::{foresee, objective_parser, play, ForesightArgs, GameArgs};
 use super::stats::Stats;
 use super::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAYER, REFERENCE};
 use anyhow::bail;
-use magic_jewelry::engine::{Objective, RuleSet};
+use magic_jewelry::engine::{Budget, Objective, RuleSet};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -39,6 +39,10 @@ pub struct Args {
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// Boards one decision may score, as the player's `--work` (default: no limit). Results
+    /// still depend only on the seed.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub work: Option<u64>,
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
@@ -59,6 +63,7 @@ impl Default for Args {
             foresight: ForesightArgs::default(),
             foresight_for: "both".to_owned(),
             threads: 0,
+            work: None,
             json: false,
             quiet: false,
         }
@@ -155,6 +160,7 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
                 };
                 let strategy = build_strategy(&ai.name, &ai.evaluation, rules, objective)?;
                 let mut strategy = foresee(strategy, foresight.filter(|_| sees(job)));
+                strategy.set_budget(Budget::work(args.work));
                 let config = super::runner::GameConfig {
                     foresight: sees(job),
                     ..args.game.config()

@@ -18,8 +18,8 @@ pub mod train;
 
 use anyhow::Context;
 use magic_jewelry::engine::{
-    load_evaluator_for, strategy_for, strategy_with, AnyEvaluator, Objective, RuleSet, Strategy,
-    Weights,
+    load_evaluator_for, strategy_for, strategy_with, AnyEvaluator, Budget, Objective, RuleSet,
+    Strategy, Weights,
 };
 use magic_jewelry::plugin::DEFAULT_STRATEGY;
 use std::path::Path;
@@ -110,7 +110,7 @@ pub fn build_strategy(
 ) -> anyhow::Result<Box<dyn Strategy>> {
     let mut strategy = strategy_for(name, evaluation.clone(), objective)
         .with_context(|| format!("strategy {name}"))?;
-    strategy.set_budget(None);
+    strategy.set_budget(Budget::UNLIMITED);
     strategy.set_rules(rules);
     Ok(strategy)
 }

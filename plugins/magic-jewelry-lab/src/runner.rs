@@ -340,4 +340,63 @@ mod tests {
         );
         assert!(Cli::try_parse_from(["sim", "--tap-interval", "0"]).is_err());
     }
+
+    /// The boards after every column of a game of the player's strategy within `budget`.
+    fn boards_within(budget: magic_jewelry::engine::Budget) -> Vec<magic_jewelry::engine::Board> {
+        let mut deep = magic_jewelry::engine::strategy_with(
+            "deep",
+            magic_jewelry::engine::AnyEvaluator::default(),
+        )
+        .unwrap();
+        deep.set_budget(budget);
+        let mut boards = Vec::new();
+        let mut game = Game::new(RuleSet::Real, 5);
+        let config = GameConfig::default();
+        // The same loop as `run`, keeping each board.
+        for _ in 0..120 {
+            let start = FallState::spawn(game.fall_speed());
+            let choice = deep.choose(
+                game.board(),
+                game.current(),
+                Some(game.next()),
+                start,
+                config.input,
+            );
+            game.play(choice.map(|c| (c.x, c.arrangement)));
+            boards.push(*game.board());
+        }
+        boards
+    }
+
+    /// A work budget gives the same game on any machine under any load: the same game twice,
+    /// the second while other threads burn the CPU. It does cut the search (the game differs
+    /// from one without a budget), and a budget never reached changes nothing.
+    #[test]
+    fn a_work_budget_repeats_exactly_under_load() {
+        use magic_jewelry::engine::Budget;
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let work = Budget::work(Some(1500));
+        let quiet = boards_within(work);
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let burners: Vec<_> = (0..3)
+            .map(|_| {
+                let stop = std::sync::Arc::clone(&stop);
+                std::thread::spawn(move || {
+                    let mut x = 0u64;
+                    while !stop.load(Ordering::Relaxed) {
+                        x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+                    }
+                })
+            })
+            .collect();
+        let loaded = boards_within(work);
+        stop.store(true, Ordering::Relaxed);
+        for burner in burners {
+            burner.join().unwrap();
+        }
+        assert_eq!(quiet, loaded);
+        let unlimited = boards_within(Budget::UNLIMITED);
+        assert_ne!(quiet, unlimited, "the work budget never cut the search");
+        assert_eq!(boards_within(Budget::work(Some(u64::MAX))), unlimited);
+    }
 }

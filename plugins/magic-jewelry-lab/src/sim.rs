@@ -4,7 +4,7 @@ use super::runner::{foresee, objective_parser, play, ForesightArgs, GameArgs};
 use super::stats::{tail_fit, Stats, TailFit};
 use super::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAYER};
 use anyhow::Context;
-use magic_jewelry::engine::{ForesightConfig, Objective, RuleSet, Weights};
+use magic_jewelry::engine::{Budget, ForesightConfig, Objective, RuleSet, Weights};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -41,6 +41,10 @@ pub struct Args {
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// Boards one decision may score, as the player's `--work` (default: no limit). Results
+    /// still depend only on the seed.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub work: Option<u64>,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -65,6 +69,7 @@ impl Default for Args {
             game: GameArgs::default(),
             foresight: ForesightArgs::default(),
             threads: 0,
+            work: None,
             json: false,
             weights: None,
             out: None,
@@ -141,6 +146,7 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
                     build_strategy(&ai.name, &ai.evaluation, rules, args.objective)?,
                     foresight,
                 );
+                strategy.set_budget(Budget::work(args.work));
                 let columns = CHUNK_COLUMNS.min(args.columns - chunk * CHUNK_COLUMNS);
                 let mut stats = Stats::default();
                 let seed = mix_seed(args.seed, chunk);

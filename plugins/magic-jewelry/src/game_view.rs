@@ -182,6 +182,8 @@ pub struct GameView {
     /// The clear-animation timer while [`Phase::Clearing`], else the title animation's value.
     pub animation: u8,
     pub level_index: u8,
+    /// A level-up is requested ($6C): the next NMI raises the level and sets the speed.
+    pub level_up: bool,
     /// Cells removed since the last wild column.
     pub removed: u8,
     pub combo: u8,
@@ -403,6 +405,7 @@ impl GameView {
             soft_drop: byte(map::SOFT_DROP) != 0,
             animation: byte(map::ANIMATION),
             level_index: byte(map::LEVEL_INDEX),
+            level_up: byte(map::LEVEL_UP) != 0,
             removed: byte(map::REMOVED),
             combo: byte(map::COMBO),
             generator: u16::from_le_bytes([byte(map::GENERATOR), byte(map::GENERATOR + 1)]),

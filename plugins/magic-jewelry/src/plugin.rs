@@ -1,7 +1,7 @@
 //! The jewelbot plug-in: reads the game from RAM every frame and, with the AI on, plays it.
 
 use crate::dumps::{self, Identification};
-use crate::engine::{self, AnyEvaluator, Objective};
+use crate::engine::{self, AnyEvaluator, Budget, Objective};
 use crate::game_view::{cell_char, GameView, Grid, Jewels};
 use crate::memory_map::{self as map, Format, FIELDS};
 use crate::play::tracker::Tracker;
@@ -9,10 +9,11 @@ pub use crate::play::Mode;
 use crate::play::Player;
 use crate::screen::{self, Geometry};
 use jewelbot_plugin::{
-    Buttons, Field, FrameContext, Inspection, Panel, Plugin, PluginOption, Ram, Recording,
-    RomIdentity, Stat, StatValue,
+    Buttons, Field, FrameContext, Inspection, NumberRange, Panel, Plugin, PluginOption, Ram,
+    Recording, RomIdentity, Stat, StatValue,
 };
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// The strategy the player uses unless told otherwise.
 pub const DEFAULT_STRATEGY: &str = "deep";
@@ -32,6 +33,10 @@ pub struct MagicJewelryPlugin {
     objective: Objective,
     /// The evaluation file given (`None`: the built-in evaluation) and what it holds.
     weights: Option<(PathBuf, AnyEvaluator)>,
+    /// Boards a decision may score (`None`: no limit).
+    work: Option<u64>,
+    /// The microseconds a decision may take, when given (`Some(0)`: no limit).
+    time_budget: Option<u64>,
     /// Built when a game is attached, from the settings above.
     player: Option<Player>,
     tracker: Tracker,
@@ -52,6 +57,8 @@ impl Default for MagicJewelryPlugin {
             foresight: false,
             objective: Objective::Survive,
             weights: None,
+            work: None,
+            time_budget: None,
             player: None,
             tracker: Tracker::default(),
             geometry: Geometry::default(),
@@ -82,12 +89,25 @@ impl MagicJewelryPlugin {
             .map_or_else(AnyEvaluator::default, |(_, e)| e.clone())
     }
 
+    /// The limit of one decision: the work given, and the time given or, without either, the
+    /// player's. A work limit alone drops the time limit, so that runs repeat exactly.
+    pub fn budget(&self) -> Budget {
+        let time = match (self.time_budget, self.work) {
+            (Some(micros), _) => (micros > 0).then(|| Duration::from_micros(micros)),
+            (None, Some(_)) => None,
+            (None, None) => Budget::PLAYER.time,
+        };
+        Budget {
+            time,
+            work: self.work,
+        }
+    }
+
     /// The player for the current settings (built on first use: the learned value is decoded
     /// only when a game needs it).
     fn player_mut(&mut self) -> Result<&mut Player, String> {
         if self.player.is_none() {
-            let player = self.new_player(&self.strategy)?;
-            self.player = Some(player);
+            self.player = Some(self.new_player(&self.strategy)?);
         }
         self.player.as_mut().ok_or_else(|| "no player".to_owned())
     }
@@ -97,6 +117,7 @@ impl MagicJewelryPlugin {
         let mut player =
             Player::with_strategy_name(name, &self.evaluator(), self.mode, self.objective)?;
         player.set_foresight(self.foresight);
+        player.set_budget(self.budget());
         Ok(player)
     }
 
@@ -233,6 +254,15 @@ impl Plugin for MagicJewelryPlugin {
                 let player = self.new_player(&self.strategy)?;
                 self.player = Some(player);
             }
+            "work" => {
+                let work = parse_limit(name, value)?;
+                self.work = (work > 0).then_some(work);
+                self.apply_budget();
+            }
+            "time-budget" => {
+                self.time_budget = Some(parse_limit(name, value)?);
+                self.apply_budget();
+            }
             "weights" => {
                 self.weights = match value {
                     "" | BUILT_IN => None,
@@ -248,8 +278,7 @@ impl Plugin for MagicJewelryPlugin {
                         Some((path, evaluator))
                     }
                 };
-                let player = self.new_player(&self.strategy)?;
-                self.player = Some(player);
+                self.player = Some(self.new_player(&self.strategy)?);
             }
             "foresight" => {
                 self.foresight = match value {
@@ -293,6 +322,23 @@ impl Plugin for MagicJewelryPlugin {
                 "What the AI plays for: survive (fewest jewels) or score (points, staying safe)",
                 self.objective.name(),
                 &Objective::NAMES,
+            ),
+            PluginOption::number(
+                "work",
+                "Boards one decision may score (0: no limit); without --time-budget it drops the \
+                 time limit, so that a run repeats exactly on any machine",
+                &self.work.unwrap_or(0).to_string(),
+                LIMIT_RANGE,
+            ),
+            PluginOption::number(
+                "time-budget",
+                "Microseconds one decision may take (0: no limit)",
+                &self
+                    .budget()
+                    .time
+                    .map_or(0, |t| t.as_micros() as u64)
+                    .to_string(),
+                LIMIT_RANGE,
             ),
             PluginOption::text(
                 "weights",
@@ -369,7 +415,51 @@ impl Plugin for MagicJewelryPlugin {
                 "longest decision (us)",
                 work.decision_times.max().as_micros() as u64,
             ),
+            int(
+                "foreseen",
+                "decisions searched for before their column spawned",
+                work.foreseen,
+            ),
+            int(
+                "waiting_frames",
+                "frames a column fell while its search ran",
+                work.waiting_frames,
+            ),
+            int(
+                "blocked_us",
+                "time the emulator waited for the search (us)",
+                work.blocked.as_micros() as u64,
+            ),
+            int(
+                "search_restarts",
+                "search threads started again",
+                work.worker_restarts,
+            ),
         ]
+    }
+}
+
+/// Work and time limits: whole numbers, 0 for none.
+const LIMIT_RANGE: NumberRange = NumberRange {
+    min: 0.0,
+    max: 1e12,
+    integer: true,
+};
+
+fn parse_limit(name: &str, value: &str) -> Result<u64, String> {
+    let number = LIMIT_RANGE
+        .check(value)
+        .map_err(|e| format!("--{name}: {e}"))?;
+    // Whole and within 0..=1e12, so exact as an integer.
+    Ok(number as u64)
+}
+
+impl MagicJewelryPlugin {
+    fn apply_budget(&mut self) {
+        let budget = self.budget();
+        if let Some(player) = &mut self.player {
+            player.set_budget(budget);
+        }
     }
 }
 

@@ -55,8 +55,9 @@
 //!   real rules unless told otherwise ([`Strategy::set_rules`]).
 //! - [`Foresight`]: any strategy, searching the columns to come with a beam search when a
 //!   [`Situation`] gives it the generator ([`ForesightConfig`]: depth, beam, work budget).
-//! - The input rules and timing model: [`search::input`]. `deep` stops its look-ahead at a time
-//!   budget (1.8 ms by default, [`Strategy::set_budget`]).
+//! - The input rules and timing model: [`search::input`]. `deep` stops its look-ahead at a
+//!   [`Budget`] of time (1.8 ms by default) or of work (boards scored), whichever comes first
+//!   ([`Strategy::set_budget`]).
 
 pub mod eval;
 pub mod rules;
@@ -73,10 +74,10 @@ pub use rules::{
     RULE_SET_NAMES, SPAWN_X, SPAWN_Y, TOP_FALL_SPEED, WILD,
 };
 pub use search::{
-    for_each_result, reachable, strategy_by_name, strategy_for, strategy_with, Choice, Decision,
-    Deep, DeepConfig, Explanation, FallState, Foresight, ForesightConfig, InputModel, Move,
-    Placement, Placements, Scoring, Simple, Situation, Smart, Strategy, Timeline, UnknownStrategy,
-    RANKED, STRATEGY_NAMES,
+    for_each_result, reachable, strategy_by_name, strategy_for, strategy_with, Budget, Choice,
+    Decision, Deep, DeepConfig, Explanation, FallState, Foresight, ForesightConfig, InputModel,
+    Move, Placement, Placements, Scoring, Simple, Situation, Smart, Strategy, Timeline,
+    UnknownStrategy, RANKED, STRATEGY_NAMES,
 };
 
 #[cfg(test)]

@@ -6,11 +6,12 @@ pub mod foresight;
 pub mod injector;
 pub mod plan;
 pub mod tracker;
+pub mod worker;
 
 use crate::engine::rules::board::WIDTH;
 use crate::engine::{
-    self, AnyEvaluator, Board, Column, ColumnGenerator, Counters, Explanation, FallState,
-    Foresight, ForesightConfig, InputModel, Objective, RuleSet, Situation, Strategy,
+    self, reachable, AnyEvaluator, Board, Budget, Column, Counters, FallState, Foresight,
+    ForesightConfig, GameGenerator, InputModel, Objective, RuleSet, Strategy,
 };
 use crate::game_view::{GameView, Phase};
 use foresight::{Reading, SeenColumns};
@@ -18,14 +19,16 @@ use injector::{Injector, Seen, Step};
 use jewelbot_plugin::Buttons;
 use plan::Plan;
 use std::fmt;
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 use tracker::Events;
+use worker::{Answer, Heard, MakeStrategy, Question, Worker};
 
 /// Re-plans of one column before the player gives up on it and lets it fall.
 const MAX_REPLANS: u32 = 8;
 
-/// The most a foresight decision takes before it settles for the depth it reached (the work
-/// budget alone takes some 4-8 ms on a desktop core; a frame lasts 16.6 ms).
+/// The most a foresight decision takes, with a time budget, before it settles for the depth it
+/// reached (the work budget alone takes some 4-8 ms on a desktop core).
 const FORESIGHT_TIME: Duration = Duration::from_millis(12);
 
 /// How the AI presses buttons.
@@ -140,6 +143,7 @@ impl DecisionTimes {
 /// Counts of the player's own work.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PlayerStats {
+    /// Searches finished (some for columns predicted wrongly, never used).
     pub decisions: u64,
     pub replans: u64,
     /// Locks where the plan said, and elsewhere.
@@ -148,7 +152,20 @@ pub struct PlayerStats {
     /// Frames on which RAM showed the column elsewhere than the presses should have put it.
     pub missed_presses: u64,
     pub confirmed_presses: u64,
+    /// How long the searches took (on the search thread).
     pub decision_times: DecisionTimes,
+    /// Plans made from a decision searched for before the column spawned, on the board the
+    /// column before was predicted to leave.
+    pub foreseen: u64,
+    /// Decisions that could not be carried out from where the column was when they came, so
+    /// were searched for again.
+    pub stale: u64,
+    /// Frames a column fell with no plan, pressing nothing, while its search ran.
+    pub waiting_frames: u64,
+    /// Time the emulator's thread spent waiting for the search (deterministic budgets only).
+    pub blocked: Duration,
+    /// Search threads started again after one died.
+    pub worker_restarts: u64,
 }
 
 /// What the player's foresight did at its last decision.
@@ -182,70 +199,129 @@ impl fmt::Display for ForesightStatus {
     }
 }
 
-/// The AI at the controller.
+/// A question in the worker's hands.
+#[derive(Debug)]
+struct Asked {
+    id: u64,
+    question: Question,
+    /// Asked before its column spawned.
+    foreseen: bool,
+}
+
+/// The AI at the controller. It decides on a search thread of its own ([`worker`]): as soon as
+/// a column's plan is fixed it predicts the board the column will leave and has the next
+/// column searched for, so that its decision is usually ready when it spawns. With a time
+/// budget the emulator never waits (frames without a plan press nothing); with none (a work
+/// budget or no budget) the player waits for each decision where it needs it, so that runs
+/// repeat exactly.
 pub struct Player {
-    /// The strategy, wrapped to search the known sequence when foresight gives it one.
-    strategy: Foresight,
+    worker: Worker,
+    /// Makes the fair strategy the worker's [`Foresight`] wraps.
+    make_fair: MakeStrategy,
+    strategy_name: &'static str,
+    budget: Budget,
     /// Read the generator from RAM and look ahead.
     foresight: bool,
+    foresight_config: ForesightConfig,
     foresight_status: ForesightStatus,
     /// The generator's columns seen, for pinning its state when RAM's does not fit.
     seen_columns: SeenColumns,
-    /// A column spawned since the last decision.
+    /// A column spawned since the last reading of the generator.
     spawned: bool,
+    /// The generator trusted for the column in hand (after it made the next column shown).
+    generator: Option<GameGenerator>,
     mode: Mode,
     plan: Option<Plan>,
     replans: u32,
+    /// The column in hand cannot move at all: nothing to search for until the next one.
+    stuck: bool,
+    /// The column in hand has just spawned: its state is what predictions start from.
+    fresh: bool,
+    /// A column's state on its first frame (the spawn, as the player first sees it).
+    first_state: Option<FallState>,
     injector: Injector,
     /// The buttons returned for the frame now running: the game's "held last frame".
     pressed: Buttons,
     stats: PlayerStats,
     /// The explanation of a decision not yet taken by [`Player::take_explanation`].
     fresh_explanation: Option<String>,
+    next_id: u64,
+    asked: Vec<Asked>,
+    /// Answers come back and not yet used, with whether they were foreseen.
+    heard: Vec<(Answer, bool)>,
+}
+
+/// How a decision that came back turned out.
+enum Outcome {
+    Plan(Plan),
+    /// The column cannot move.
+    Stuck,
+    /// Not reachable from where the column is: search again.
+    Stale,
 }
 
 impl Player {
-    pub fn new(strategy: Box<dyn Strategy>, mode: Mode) -> Self {
+    /// A player deciding with strategies from `make` (called again if the search thread dies),
+    /// wrapped to search the known columns when foresight gives it them.
+    pub fn new(make: impl Fn() -> Box<dyn Strategy> + Send + Sync + 'static, mode: Mode) -> Self {
+        let make_fair: MakeStrategy = Arc::new(make);
+        let foresight_config = ForesightConfig {
+            time: Some(FORESIGHT_TIME),
+            ..ForesightConfig::default()
+        };
+        let mut worker = Worker::new(Self::make_foresight(&make_fair, foresight_config));
+        let (strategy_name, budget) = worker.describe();
         Self {
-            strategy: Foresight::new(
-                strategy,
-                ForesightConfig {
-                    time: Some(FORESIGHT_TIME),
-                    ..ForesightConfig::default()
-                },
-            ),
+            worker,
+            make_fair,
+            strategy_name,
+            budget,
             foresight: false,
+            foresight_config,
             foresight_status: ForesightStatus::Off,
             seen_columns: SeenColumns::default(),
             spawned: true,
+            generator: None,
             mode,
             plan: None,
             replans: 0,
+            stuck: false,
+            fresh: false,
+            first_state: None,
             injector: Injector::default(),
             pressed: Buttons::NONE,
             stats: PlayerStats::default(),
             fresh_explanation: None,
+            next_id: 0,
+            asked: Vec::new(),
+            heard: Vec::new(),
         }
     }
 
-    /// A player using the strategy called `name` (see [`engine::strategy_by_name`]).
+    /// Strategies from `make_fair` wrapped in [`Foresight`] with `config`.
+    fn make_foresight(make_fair: &MakeStrategy, config: ForesightConfig) -> MakeStrategy {
+        let make_fair = Arc::clone(make_fair);
+        Arc::new(move || Box::new(Foresight::new(make_fair(), config)))
+    }
+
+    /// A player using the strategy called `name` (see [`engine::strategy_for`]) for
+    /// `objective`.
     pub fn with_strategy_name(
         name: &str,
         evaluation: &AnyEvaluator,
         mode: Mode,
         objective: Objective,
     ) -> Result<Self, String> {
-        engine::strategy_for(name, evaluation.clone(), objective)
-            .map(|s| Self::new(s, mode))
-            .map_err(|e| e.to_string())
-    }
-
-    pub fn strategy_name(&self) -> &'static str {
-        self.strategy.name()
-    }
-
-    pub fn mode(&self) -> Mode {
-        self.mode
+        // Checked here, so that the worker's strategies are made from a known name.
+        engine::strategy_for(name, evaluation.clone(), objective).map_err(|e| e.to_string())?;
+        let (name, evaluation) = (name.to_owned(), evaluation.clone());
+        Ok(Self::new(
+            move || {
+                engine::strategy_for(&name, evaluation.clone(), objective)
+                    .unwrap_or_else(|_| Box::new(engine::Simple::new(evaluation.clone())))
+            },
+            mode,
+        ))
     }
 
     /// Switches foresight: the generator state is read from RAM and the known columns are
@@ -261,14 +337,24 @@ impl Player {
         self.foresight
     }
 
-    /// How far foresight searches.
+    /// How far foresight searches (a new search thread takes it).
     pub fn set_foresight_config(&mut self, config: ForesightConfig) {
-        self.strategy.set_config(config);
+        self.foresight_config = config;
+        self.worker = Worker::new(Self::make_foresight(&self.make_fair, config));
+        self.drop_questions();
     }
 
     /// What foresight did at the last decision.
     pub fn foresight_status(&self) -> ForesightStatus {
         self.foresight_status
+    }
+
+    pub fn strategy_name(&self) -> &'static str {
+        self.strategy_name
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.mode
     }
 
     /// Switches mode at once: the current column is re-planned at the new pace.
@@ -279,9 +365,14 @@ impl Player {
         }
     }
 
-    /// Limits the time of one decision (`None`: none, so every run makes the same choices).
-    pub fn set_budget(&mut self, budget: Option<Duration>) {
-        self.strategy.set_budget(budget);
+    /// Limits the cost of one decision. Without a time limit ([`Budget::is_deterministic`])
+    /// every run makes the same choices, and the player waits for each one.
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+    }
+
+    pub fn budget(&self) -> Budget {
+        self.budget
     }
 
     pub fn plan(&self) -> Option<&Plan> {
@@ -297,6 +388,7 @@ impl Player {
         let mut stats = self.stats.clone();
         stats.missed_presses = self.injector.misses;
         stats.confirmed_presses = self.injector.confirmed;
+        stats.worker_restarts = self.worker.restarts();
         stats
     }
 
@@ -304,9 +396,11 @@ impl Player {
     pub fn forget(&mut self) {
         self.seen_columns.clear();
         self.spawned = true;
+        self.generator = None;
         self.plan = None;
         self.injector.restart();
         self.pressed = Buttons::NONE;
+        self.drop_questions();
     }
 
     /// The buttons to hold during the next frame, given this frame's view.
@@ -322,6 +416,8 @@ impl Player {
         if events.spawned {
             self.plan = None;
             self.replans = 0;
+            self.stuck = false;
+            self.fresh = true;
             self.spawned = true;
         }
         if matches!(view.phase, Phase::Title | Phase::GameOver | Phase::Setup) {
@@ -381,11 +477,24 @@ impl Player {
         };
         for _ in 0..2 {
             if self.plan.is_none() {
-                if self.replans > MAX_REPLANS {
+                if self.replans > MAX_REPLANS || self.stuck {
                     return Buttons::NONE;
                 }
-                self.plan = self.decide(view, &board, jewels);
+                let Some(question) = self.question(view, &board, jewels) else {
+                    return Buttons::NONE;
+                };
+                if std::mem::take(&mut self.fresh) {
+                    self.first_state = Some(question.start);
+                }
+                self.plan = self.plan_for(&question);
+                if self.plan.is_none() {
+                    if !self.stuck {
+                        self.stats.waiting_frames += 1;
+                    }
+                    return Buttons::NONE;
+                }
                 self.injector.restart();
+                self.foresee(view, &board);
             }
             let Some(plan) = self.plan.as_ref() else {
                 return Buttons::NONE;
@@ -402,64 +511,241 @@ impl Player {
         Buttons::NONE
     }
 
-    fn decide(&mut self, view: &GameView, board: &Board, jewels: Column) -> Option<Plan> {
-        let falling = view.falling?;
-        let next = Column(view.next);
-        let start = FallState {
-            x: falling.x,
-            y: falling.y as i8,
-            arrangement: 0,
-            timer: view.fall_timer,
-            speed: view.fall_speed,
-            armed: view.soft_drop,
-            held: self.pressed,
-        };
-        let input = self.mode.input_model();
-        let generator = self.foresee(view, jewels, next);
-        self.strategy.observe(&Situation {
-            counters: Counters {
-                since_wild: u32::from(view.removed),
-                combo: view.combo,
-                level: view.level_index,
-                ..Counters::default()
-            },
-            generator,
-        });
-        let decision =
-            self.strategy
-                .decide(board, jewels, next.is_valid().then_some(next), start, input)?;
-        self.stats.decisions += 1;
-        self.stats.decision_times.record(decision.elapsed);
-        let mut plan = Plan::new(&decision, jewels, start);
-        if let Some(why) = Explanation::of(RuleSet::Real, board, jewels, &decision) {
-            plan.explanation = Some(why.to_string());
-            plan.short_explanation = Some(why.short());
+    /// The game's counters as RAM shows them.
+    fn counters(view: &GameView) -> Counters {
+        Counters {
+            since_wild: u32::from(view.removed),
+            combo: view.combo,
+            level: view.level_index,
+            ..Counters::default()
         }
-        self.fresh_explanation.clone_from(&plan.explanation);
-        Some(plan)
     }
 
-    /// The column sequence ahead for this decision, when foresight is on and RAM's generator
-    /// state (or the columns seen) can be trusted.
-    fn foresee(
+    /// The column in hand as it stands.
+    fn question(&mut self, view: &GameView, board: &Board, jewels: Column) -> Option<Question> {
+        let falling = view.falling?;
+        let next = Column(view.next);
+        self.generator = self.read_generator(view, jewels, next);
+        Some(Question {
+            board: *board,
+            jewels,
+            next: next.is_valid().then_some(next),
+            start: FallState {
+                x: falling.x,
+                y: falling.y as i8,
+                arrangement: 0,
+                timer: view.fall_timer,
+                speed: view.fall_speed,
+                armed: view.soft_drop,
+                held: self.pressed,
+            },
+            input: self.mode.input_model(),
+            counters: Self::counters(view),
+            generator: self.generator,
+        })
+    }
+
+    /// The generator after the next column shown, when foresight is on and RAM's state (or the
+    /// columns seen) can be trusted.
+    fn read_generator(
         &mut self,
         view: &GameView,
         falling: Column,
         next: Column,
-    ) -> Option<ColumnGenerator> {
+    ) -> Option<GameGenerator> {
         let spawned = std::mem::take(&mut self.spawned);
         self.seen_columns.see(falling, next, spawned);
         if !self.foresight {
             return None;
         }
-        let depth = self.strategy.config().depth;
+        let depth = self.foresight_config.depth;
         let reading = foresight::read(view.generator, next, &self.seen_columns);
         self.foresight_status = match reading {
             Reading::Checked(_) => ForesightStatus::Checked(depth),
             Reading::Pinned(_) => ForesightStatus::Pinned(depth),
             Reading::Unknown => ForesightStatus::Unknown,
         };
-        reading.generator().map(ColumnGenerator::Game)
+        reading.generator()
+    }
+
+    /// Has the column after this one searched for, on the board this one's plan is predicted
+    /// to leave: its jewels are the next shown (or the wild column, when the lock brings one)
+    /// and the one after comes from the generator in RAM.
+    fn foresee(&mut self, view: &GameView, board: &Board) {
+        let Some(plan) = &self.plan else { return };
+        let next = Column(view.next);
+        if !next.is_valid() {
+            return;
+        }
+        let mut counters = Self::counters(view);
+        let mut after = *board;
+        let placed = plan.target_jewels;
+        let Ok(lock) = counters.lock(
+            RuleSet::Real,
+            &mut after,
+            placed,
+            usize::from(plan.target_x),
+        ) else {
+            return;
+        };
+        if lock.outcome.game_over {
+            return;
+        }
+        // The generator foresight will read then: it will have made the column shown next.
+        let (jewels, then, generator) = if lock.wild_due {
+            (Column::WILD, next, self.generator)
+        } else {
+            let then = GameGenerator::new(view.generator).next_column();
+            let generator = self.generator.map(|mut g| {
+                g.next_column();
+                g
+            });
+            (next, then, generator)
+        };
+        // The speed RAM will show on the next column's first frame: a wild column's level-up
+        // is requested then and applied a frame later, so the column after a wild one starts
+        // at the old speed as RAM shows it, and the one after that at the new.
+        let speed = if view.level_up {
+            RuleSet::Real.fall_speed(view.level_index.wrapping_add(1))
+        } else {
+            view.fall_speed
+        };
+        // It will likely be where the last column was on its first frame.
+        let start = self.first_state.unwrap_or(FallState::spawn(speed));
+        let question = Question {
+            board: after,
+            jewels,
+            next: Some(then),
+            start: FallState { speed, ..start },
+            input: self.mode.input_model(),
+            counters,
+            generator,
+        };
+        self.ask(question, true);
+    }
+
+    /// A plan for `question` if its decision is ready. With a deterministic budget it waits
+    /// for the decision; otherwise it asks for one if none is coming and returns `None`.
+    fn plan_for(&mut self, question: &Question) -> Option<Plan> {
+        // Each round either uses an answer or waits for one; a worker that keeps dying ends it.
+        for _ in 0..=2 * MAX_REPLANS {
+            self.listen();
+            if let Some(at) = self
+                .heard
+                .iter()
+                .position(|(a, _)| a.question.answers(question))
+            {
+                let (answer, foreseen) = self.heard.swap_remove(at);
+                match self.plan_from(answer, question) {
+                    Outcome::Plan(plan) => {
+                        self.stats.foreseen += u64::from(foreseen);
+                        // Whatever else is asked or heard was for a column before this plan.
+                        self.drop_questions();
+                        return Some(plan);
+                    }
+                    Outcome::Stuck => {
+                        self.stuck = true;
+                        return None;
+                    }
+                    Outcome::Stale => self.stats.stale += 1,
+                }
+            }
+            if !self.asked.iter().any(|a| a.question.answers(question)) {
+                self.ask(question.clone(), false);
+            }
+            if !self.budget.is_deterministic() || self.replans > MAX_REPLANS {
+                return None;
+            }
+            let began = Instant::now();
+            let heard = self.worker.wait();
+            self.stats.blocked += began.elapsed();
+            match heard {
+                Heard::Answer(answer) => self.hear(*answer),
+                Heard::Died => self.lost_worker(),
+                // No worker and nothing inline: what was asked is gone.
+                Heard::Nothing => self.asked.clear(),
+            }
+        }
+        None
+    }
+
+    /// A decision carried out from where the column is now: its buttons are found again from
+    /// the column's present state.
+    fn plan_from(&mut self, answer: Answer, question: &Question) -> Outcome {
+        let Some(mut decision) = answer.decision else {
+            return Outcome::Stuck;
+        };
+        let placements = reachable(&question.board, question.start, question.input);
+        let Some(index) = placements.find(decision.x, decision.arrangement) else {
+            return Outcome::Stale;
+        };
+        decision.timeline = placements.timeline(index);
+        let mut plan = Plan::new(&decision, question.jewels, question.start);
+        if let Some((long, short)) = answer.explanation {
+            plan.explanation = Some(long);
+            plan.short_explanation = Some(short);
+        }
+        self.fresh_explanation.clone_from(&plan.explanation);
+        Outcome::Plan(plan)
+    }
+
+    fn ask(&mut self, question: Question, foreseen: bool) {
+        let id = self.next_id;
+        self.next_id += 1;
+        if !self.budget.is_deterministic() {
+            // Only the latest question matters; those not started are dropped. (With a
+            // deterministic budget every question is searched, so that the strategy's state
+            // does not depend on timing.)
+            self.worker.skip_below(id);
+            self.asked.clear();
+        }
+        self.worker.ask(id, question.clone(), self.budget);
+        self.asked.push(Asked {
+            id,
+            question,
+            foreseen,
+        });
+    }
+
+    /// Takes in the answers that are ready.
+    fn listen(&mut self) {
+        loop {
+            match self.worker.poll() {
+                Heard::Answer(answer) => self.hear(*answer),
+                Heard::Nothing => return,
+                Heard::Died => {
+                    self.lost_worker();
+                    return;
+                }
+            }
+        }
+    }
+
+    fn hear(&mut self, answer: Answer) {
+        self.stats.decisions += 1;
+        if let Some(decision) = &answer.decision {
+            self.stats.decision_times.record(decision.elapsed);
+        }
+        // Answers to questions dropped meanwhile are not kept.
+        if let Some(at) = self.asked.iter().position(|a| a.id == answer.id) {
+            let asked = self.asked.remove(at);
+            self.heard.push((answer, asked.foreseen));
+        }
+    }
+
+    /// The search thread died with the questions it had: they count as a re-plan of the
+    /// column, so that a column whose search always fails is given up.
+    fn lost_worker(&mut self) {
+        self.asked.clear();
+        self.replans += 1;
+    }
+
+    fn drop_questions(&mut self) {
+        self.asked.clear();
+        self.heard.clear();
+        if !self.budget.is_deterministic() {
+            self.worker.skip_below(self.next_id);
+        }
     }
 }
 
@@ -579,5 +865,155 @@ mod tests {
         let paused = view(&[(map::PAUSE, 0xFF)]);
         assert_eq!(paused.phase, Phase::Paused);
         assert_eq!(presses(&mut player(), &paused, 1), [Buttons::START]);
+    }
+
+    /// A column at the spawn, falling: y = 2, x = 2.
+    fn falling() -> GameView {
+        let mut bytes = vec![(map::COLUMN_X, 2), (map::COLUMN_Y, 2)];
+        for (row, jewel) in (0i8..3).zip([1, 2, 3]) {
+            bytes.push((map::cell_address(row, 2), jewel));
+        }
+        let view = view(&bytes);
+        assert_eq!(view.phase, Phase::Falling);
+        view
+    }
+
+    /// `simple`, except that the first one made panics in its first search.
+    struct Fragile {
+        inner: Box<dyn Strategy>,
+        panics: bool,
+    }
+
+    impl Strategy for Fragile {
+        fn name(&self) -> &'static str {
+            "fragile"
+        }
+        fn choose(
+            &mut self,
+            board: &Board,
+            current: Column,
+            next: Option<Column>,
+            start: FallState,
+            input: InputModel,
+        ) -> Option<engine::Choice> {
+            assert!(!self.panics, "the search broke");
+            self.inner.choose(board, current, next, start, input)
+        }
+        fn set_rules(&mut self, rules: RuleSet) {
+            self.inner.set_rules(rules);
+        }
+        fn rules(&self) -> RuleSet {
+            self.inner.rules()
+        }
+        fn evaluator(&self) -> &dyn engine::Evaluator {
+            self.inner.evaluator()
+        }
+    }
+
+    /// A search that panics kills its thread, not the player: the worker is started again
+    /// with a fresh strategy and the column is still steered.
+    #[test]
+    fn a_panicking_search_is_restarted() {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        let made = Arc::new(AtomicU32::new(0));
+        let counter = Arc::clone(&made);
+        let mut player = Player::new(
+            move || {
+                let first = counter.fetch_add(1, Ordering::Relaxed) == 0;
+                Box::new(Fragile {
+                    inner: engine::strategy_with("simple", AnyEvaluator::default())
+                        .expect("simple exists"),
+                    panics: first,
+                })
+            },
+            Mode::Fast,
+        );
+        let view = falling();
+        let pressed = presses(&mut player, &view, 3);
+        assert!(pressed.iter().any(|b| !b.is_empty()), "{pressed:?}");
+        let stats = player.stats();
+        assert_eq!(stats.worker_restarts, 1);
+        assert_eq!(made.load(Ordering::Relaxed), 2);
+        assert!(player.plan().is_some());
+    }
+
+    /// With a time budget the player never waits: the first frame of a column has no plan and
+    /// presses nothing; a later one carries out the decision made meanwhile.
+    #[test]
+    fn with_a_time_budget_the_player_does_not_wait() {
+        let mut player = player();
+        player.set_budget(Budget::PLAYER);
+        let view = falling();
+        assert_eq!(presses(&mut player, &view, 1), [Buttons::NONE]);
+        assert!(player.plan().is_none());
+        let began = Instant::now();
+        while player.plan().is_none() && began.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(1));
+            player.on_frame(&view, Events::default());
+        }
+        assert!(player.plan().is_some());
+        assert!(player.stats().waiting_frames >= 1);
+        assert_eq!(player.stats().blocked, Duration::ZERO);
+    }
+
+    /// A column `current` falling at the spawn over `board`, with `next` shown and the
+    /// generator at `generator`.
+    fn spawned_over(board: &Board, current: [u8; 3], next: [u8; 3], generator: u16) -> GameView {
+        let mut bytes = vec![(map::COLUMN_X, 2), (map::COLUMN_Y, 2)];
+        for row in -2i8..13 {
+            for x in 0..6u8 {
+                bytes.push((map::cell_address(row, x), board.get(row, usize::from(x))));
+            }
+        }
+        for (row, jewel) in (0i8..3).zip(current) {
+            bytes.push((map::cell_address(row, 2), jewel));
+        }
+        bytes.extend((0..3).map(|i| (map::CURRENT_COLUMN + i, current[usize::from(i)])));
+        bytes.extend((0..3).map(|i| (map::NEXT_COLUMN + i, next[usize::from(i)])));
+        bytes.extend(
+            generator
+                .to_le_bytes()
+                .into_iter()
+                .zip(0..)
+                .map(|(b, i)| (map::GENERATOR + i, b)),
+        );
+        let view = view(&bytes);
+        assert_eq!(view.phase, Phase::Falling);
+        view
+    }
+
+    /// Once a plan is made, the next column is searched for on the board it will leave, and
+    /// that decision is used when the column spawns there; a column that spawns on another
+    /// board is searched for again.
+    #[test]
+    fn the_next_column_is_decided_before_it_spawns() {
+        let generator = 0x1234;
+        let shown = [4, 5, 6];
+        let then = GameGenerator::new(generator).next_column().0;
+        let first = spawned_over(&Board::empty(), [1, 2, 3], shown, generator);
+        for foreseen in [true, false] {
+            let mut player = player();
+            presses(&mut player, &first, 1);
+            let plan = player.plan().expect("a plan").clone();
+            let mut after = Board::empty();
+            engine::lock(&mut after, plan.target_jewels, usize::from(plan.target_x))
+                .expect("locks");
+            if !foreseen {
+                // Not the board predicted.
+                engine::lock(&mut after, Column([1, 1, 2]), 5).expect("locks");
+            }
+            let second = spawned_over(&after, shown, then, 0);
+            let spawned = Events {
+                spawned: true,
+                ..Events::default()
+            };
+            player.on_frame(&second, spawned);
+            assert!(player.plan().is_some());
+            let stats = player.stats();
+            assert_eq!(stats.foreseen, u64::from(foreseen));
+            // Searches come back: the first column's, the prediction, and when it missed, the
+            // second column's own (the next prediction is still out).
+            assert_eq!(stats.decisions, 3 - u64::from(foreseen));
+        }
     }
 }

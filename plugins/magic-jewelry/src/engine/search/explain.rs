@@ -149,7 +149,7 @@ impl fmt::Display for Explanation {
 mod tests {
     use super::*;
     use crate::engine::rules::LEVEL0_FALL_SPEED;
-    use crate::engine::search::{strategy_by_name, FallState, InputModel};
+    use crate::engine::search::{strategy_by_name, Budget, FallState, InputModel};
 
     /// Two reds in column 2: a red on top of them clears three.
     const BOARD: &str = "..1...\n..1...";
@@ -157,7 +157,7 @@ mod tests {
     fn decision(name: &str) -> (Board, Decision) {
         let board = Board::from_text(BOARD).expect("a board");
         let mut strategy = strategy_by_name(name, &Weights::PUBLISHED).expect("a strategy");
-        strategy.set_budget(None);
+        strategy.set_budget(Budget::UNLIMITED);
         let decision = strategy
             .decide(
                 &board,

@@ -12,7 +12,7 @@ pub use explain::Explanation;
 pub use input::{FallState, InputModel, Move, Timeline};
 pub use placement::{reachable, Placement, Placements};
 pub use strategy::{
-    for_each_result, strategy_by_name, strategy_for, strategy_with, Choice, Decision, Deep,
+    for_each_result, strategy_by_name, strategy_for, strategy_with, Budget, Choice, Decision, Deep,
     DeepConfig, Foresight, ForesightConfig, Scoring, Simple, Situation, Smart, Strategy,
     UnknownStrategy, RANKED, STRATEGY_NAMES,
 };

@@ -2,7 +2,7 @@
 //! after one more column whose colours are not known yet, weighed by the rule set's colour
 //! odds (uniform for the reference; red and blue twice as likely in the real game).
 
-use super::{for_each_result, next_spawn, Choice, Ranking, Strategy, LOSS, RANKED};
+use super::{for_each_result, next_spawn, Budget, Choice, Ranking, Strategy, LOSS, RANKED};
 use crate::engine::eval::{AnyEvaluator, Evaluator};
 use crate::engine::rules::board::{Board, Column, COLOURS};
 use crate::engine::rules::RuleSet;
@@ -25,10 +25,10 @@ pub struct DeepConfig {
     /// each rotation class once with its probability (a column and its rotations reach the same
     /// boards).
     pub samples: Option<usize>,
-    /// Look ahead at no more candidates than fit in this time, judged by the last look-ahead
-    /// (the best static candidate is always looked at). `None`: no limit, results depend
-    /// only on the inputs.
-    pub budget: Option<Duration>,
+    /// Look ahead at no more candidates than fit in this time and work (boards scored in the
+    /// whole decision), each judged by the last look-ahead (the best static candidate is always
+    /// looked at). Without a time limit results depend only on the inputs.
+    pub budget: Budget,
     /// Seed of the sampler.
     pub seed: u64,
 }
@@ -41,7 +41,7 @@ impl Default for DeepConfig {
             candidates: 3,
             per_first: 6,
             samples: Some(36),
-            budget: Some(Duration::from_micros(1800)),
+            budget: Budget::PLAYER,
             seed: 0x6a65_7765_6c73,
         }
     }
@@ -137,13 +137,14 @@ impl<E: Evaluator> Deep<E> {
         }
     }
 
-    /// Mean over the sampled triples of the best board after placing it.
-    fn expectation(&self, board: &Board, start: FallState, input: InputModel) -> f64 {
+    /// Mean over the sampled triples of the best board after placing it, and the boards scored.
+    fn expectation(&self, board: &Board, start: FallState, input: InputModel) -> (f64, u64) {
         let placements = reachable(board, start, input);
         if placements.is_empty() {
-            return LOSS;
+            return (LOSS, 0);
         }
         let mut total = 0.0;
+        let mut boards = 0u64;
         for &(triple, weight) in &self.triples {
             let mut best = LOSS;
             for_each_result(
@@ -153,13 +154,14 @@ impl<E: Evaluator> Deep<E> {
                 &placements,
                 |_, after, outcome| {
                     if !outcome.game_over {
+                        boards += 1;
                         best = best.max(self.evaluator.score(after));
                     }
                 },
             );
             total += weight * best;
         }
-        total
+        (total, boards)
     }
 }
 
@@ -168,8 +170,12 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
         "deep"
     }
 
-    fn set_budget(&mut self, budget: Option<Duration>) {
+    fn set_budget(&mut self, budget: Budget) {
         self.config.budget = budget;
+    }
+
+    fn budget(&self) -> Budget {
+        self.config.budget
     }
 
     fn ranking(&self) -> &[Choice] {
@@ -254,6 +260,8 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
         if pool.is_empty() {
             return fallback;
         }
+        // Every board in the pool was scored once.
+        let mut work = pool.len() as u64;
         pool.sort_by(|a, b| b.score.total_cmp(&a.score));
         self.ranking.clear();
         // Sorted best first: a first placement's first board is its best, and once the ranking
@@ -296,16 +304,15 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
         }
         let after_next = spawn;
         let mut best: Option<Choice> = None;
-        // The time the last look-ahead took: the next one is not started unless it would
-        // likely end within the budget.
+        // The time and work the last look-ahead took: the next one is not started unless it
+        // would likely end within the budget.
         let mut last = Duration::ZERO;
+        let mut last_work = 0u64;
+        let budget = self.config.budget;
         for i in 0..self.pool.len() {
-            if i > 0
-                && self
-                    .config
-                    .budget
-                    .is_some_and(|b| began.elapsed() + last > b)
-            {
+            let over_time = budget.time.is_some_and(|b| began.elapsed() + last > b);
+            let over_work = budget.work.is_some_and(|b| work + last_work > b);
+            if i > 0 && (over_time || over_work) {
                 break;
             }
             let candidate = self.pool[i];
@@ -313,8 +320,10 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
                 candidate.score
             } else {
                 let look = Instant::now();
-                let value = self.expectation(&candidate.board, after_next, input);
+                let (value, boards) = self.expectation(&candidate.board, after_next, input);
                 last = look.elapsed();
+                last_work = boards;
+                work += boards;
                 value - candidate.interim
             };
             if best.is_none_or(|b| value > b.score) {
@@ -366,14 +375,14 @@ mod tests {
         let evaluator = AnyEvaluator::learned(net);
         let config = DeepConfig {
             samples: None,
-            budget: None,
+            budget: Budget::UNLIMITED,
             ..DeepConfig::default()
         };
         let start = FallState::spawn(LEVEL0_FALL_SPEED);
         let mut expectations = Vec::new();
         for rules in RuleSet::ALL {
             let deep = Deep::for_rules(evaluator.clone(), config, rules);
-            let exact = deep.expectation(&board, start, InputModel::FAST);
+            let (exact, _) = deep.expectation(&board, start, InputModel::FAST);
             let mut total = 0.0;
             for a in 1..=COLOURS {
                 for b in 1..=COLOURS {

@@ -10,7 +10,7 @@
 //! last depth is the choice. Work is counted in boards evaluated, so a work budget gives the same
 //! choices on every machine; a time budget can stop it earlier.
 
-use super::{for_each_result, Choice, Ranking, Situation, Strategy, LOSS};
+use super::{for_each_result, Budget, Choice, Ranking, Situation, Strategy, LOSS};
 use crate::engine::eval::Evaluator;
 use crate::engine::rules::board::{Board, Column};
 use crate::engine::rules::{ColumnGenerator, Counters, RuleSet};
@@ -100,6 +100,9 @@ pub struct Foresight {
     /// The children kept for the next depth.
     next: Vec<Node>,
     seen: HashSet<NodeKey>,
+    /// The last budget given: without a time limit the look-ahead drops its own too, so that
+    /// results depend only on the inputs.
+    budget: Budget,
 }
 
 impl std::fmt::Debug for Foresight {
@@ -127,6 +130,7 @@ impl Foresight {
             order: Vec::new(),
             next: Vec::new(),
             seen: HashSet::new(),
+            budget: Budget::UNLIMITED,
         }
     }
 
@@ -193,9 +197,10 @@ impl Foresight {
         self.beam.clear();
         self.beam.push(root);
         let mut reached = 0;
+        let time = config.time.filter(|_| !self.budget.is_deterministic());
         for depth in 0..config.depth.max(1) {
             let out_of_budget = |work: u64| {
-                work >= config.work || config.time.is_some_and(|limit| began.elapsed() > limit)
+                work >= config.work || time.is_some_and(|limit| began.elapsed() > limit)
             };
             if depth > 0 && out_of_budget(work) {
                 break;
@@ -342,9 +347,15 @@ impl Strategy for Foresight {
         }
     }
 
-    fn set_budget(&mut self, budget: Option<Duration>) {
-        self.config.time = budget;
+    /// The fair strategy takes `budget`; the look-ahead keeps its own limits
+    /// ([`ForesightConfig`]), its time limit only while `budget` has one.
+    fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
         self.fair.set_budget(budget);
+    }
+
+    fn budget(&self) -> Budget {
+        self.fair.budget()
     }
 
     fn set_rules(&mut self, rules: RuleSet) {

@@ -77,6 +77,41 @@ pub struct Situation {
     pub generator: Option<ColumnGenerator>,
 }
 
+/// How much one decision may cost, for strategies that can stop early: it stops at whichever
+/// limit comes first. A work limit gives the same choices on any machine under any load; a
+/// time limit does not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Budget {
+    /// Wall-clock time of one decision.
+    pub time: Option<Duration>,
+    /// Boards scored in one decision (as chess engines count nodes).
+    pub work: Option<u64>,
+}
+
+impl Budget {
+    /// No limit: results depend only on the inputs.
+    pub const UNLIMITED: Self = Self {
+        time: None,
+        work: None,
+    };
+
+    /// The player's limit unless told otherwise: what fits in a frame beside the emulator.
+    pub const PLAYER: Self = Self {
+        time: Some(Duration::from_micros(1800)),
+        work: None,
+    };
+
+    /// Only a work limit (`None`: none at all).
+    pub const fn work(work: Option<u64>) -> Self {
+        Self { time: None, work }
+    }
+
+    /// The same inputs give the same choices: no time limit.
+    pub const fn is_deterministic(self) -> bool {
+        self.time.is_none()
+    }
+}
+
 /// A way to choose where each column goes.
 pub trait Strategy: Send {
     fn name(&self) -> &'static str;
@@ -96,9 +131,14 @@ pub trait Strategy: Send {
         input: InputModel,
     ) -> Option<Choice>;
 
-    /// Limits the time of one decision, for strategies that can stop early (`None`: no limit,
-    /// results depend only on the inputs).
-    fn set_budget(&mut self, _budget: Option<Duration>) {}
+    /// Limits the cost of one decision, for strategies that can stop early
+    /// ([`Budget::UNLIMITED`]: no limit, results depend only on the inputs).
+    fn set_budget(&mut self, _budget: Budget) {}
+
+    /// The limit it decides within ([`Budget::UNLIMITED`] for those that cannot stop early).
+    fn budget(&self) -> Budget {
+        Budget::UNLIMITED
+    }
 
     /// Plays by `rules`: how locks resolve, the odds of the columns not yet shown, and the speed
     /// after a wild column. Strategies start with the real game's rules, the player's.
@@ -350,7 +390,7 @@ mod tests {
 
     fn decide(name: &str, text: &str, current: [u8; 3], next: [u8; 3]) -> Decision {
         let mut s = strategy_by_name(name, &Weights::PUBLISHED).unwrap();
-        s.set_budget(None);
+        s.set_budget(Budget::UNLIMITED);
         s.decide(
             &Board::from_text(text).unwrap(),
             Column(current),

@@ -141,6 +141,7 @@ mod tests {
     use crate::engine::eval::score::Objective;
     use crate::engine::rules::LEVEL0_FALL_SPEED;
     use crate::engine::search::strategy::strategy_for;
+    use crate::engine::search::strategy::Budget;
 
     /// Where each objective puts `current` on `text` with the counters at `counters`, and
     /// the points that lock scores.
@@ -153,7 +154,7 @@ mod tests {
         let board = Board::from_text(text).unwrap();
         [Objective::Survive, Objective::Score].map(|objective| {
             let mut s = strategy_for("deep", AnyEvaluator::default(), objective).unwrap();
-            s.set_budget(None);
+            s.set_budget(Budget::UNLIMITED);
             s.observe(&Situation {
                 counters,
                 generator: None,
