@@ -403,6 +403,27 @@ fn invocations(f: &Fixture) -> Vec<Vec<OsString>> {
     add(&["sim", "--columns", "10", "--rules", ""]);
     add(&["sim", "--columns", "10", "--objective", "points"]);
     add(&["sim", "--columns", "10", "--objective", ""]);
+    // Foresight plays to survive: never quietly in place of the score objective.
+    add(&[
+        "sim",
+        "--columns",
+        "10",
+        "--foresight",
+        "--objective",
+        "score",
+    ]);
+    add(&[
+        "compare",
+        "--columns",
+        "10",
+        "--foresight",
+        "--foresight-for",
+        "b",
+        "--objective",
+        "survive",
+        "--objective",
+        "score",
+    ]);
     let objectives = ["--objective", "score", "--objective", "survive"];
     add(&[
         &["compare", "--columns", "10"][..],

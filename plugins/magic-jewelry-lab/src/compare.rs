@@ -1,6 +1,6 @@
 //! `compare`: two strategies on the same seeded column sequences, with paired statistics.
 
-use super::runner::{foresee, objective_parser, play, ForesightArgs, GameArgs};
+use super::runner::{check_foresight, foresee, objective_parser, play, ForesightArgs, GameArgs};
 use super::stats::Stats;
 use super::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAYER, REFERENCE};
 use anyhow::bail;
@@ -39,8 +39,9 @@ pub struct Args {
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// Boards one decision may score, as the player's `--work` (default: no limit). Results
-    /// still depend only on the seed.
+    /// Boards the fair search may score in one decision, as the player's `--work` (default: no
+    /// limit; foresight's beam has its own, `--foresight-work`). Results still depend only on
+    /// the seed.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub work: Option<u64>,
     /// Print the result as JSON.
@@ -148,6 +149,8 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
                 _ => true,
             }
     };
+    check_foresight(objective_a, sees(0))?;
+    check_foresight(objective_b, sees(1))?;
     let bar = progress_bar(2 * args.seeds * args.columns, !args.quiet, "compare");
     let runs: Vec<Stats> = with_threads(args.threads, || {
         (0..2 * args.seeds)

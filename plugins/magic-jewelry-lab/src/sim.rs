@@ -1,6 +1,6 @@
 //! `sim`: plays seeded column sequences without the emulator and reports the statistics.
 
-use super::runner::{foresee, objective_parser, play, ForesightArgs, GameArgs};
+use super::runner::{check_foresight, foresee, objective_parser, play, ForesightArgs, GameArgs};
 use super::stats::{tail_fit, Stats, TailFit};
 use super::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAYER};
 use anyhow::Context;
@@ -41,8 +41,9 @@ pub struct Args {
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// Boards one decision may score, as the player's `--work` (default: no limit). Results
-    /// still depend only on the seed.
+    /// Boards the fair search may score in one decision, as the player's `--work` (default: no
+    /// limit; foresight's beam has its own, `--foresight-work`). Results still depend only on
+    /// the seed.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub work: Option<u64>,
     /// Print the report as JSON.
@@ -126,6 +127,7 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
     let rules = args.game.rules;
     let ai = parse_ai(&args.ai, args.weights.as_deref(), rules)?;
     let foresight = args.foresight.config();
+    check_foresight(args.objective, foresight.is_some())?;
     let config = super::runner::GameConfig {
         timed: true,
         foresight: foresight.is_some(),

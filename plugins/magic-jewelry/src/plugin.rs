@@ -15,6 +15,11 @@ use jewelbot_plugin::{
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// Foresight's beam search ranks boards for survival: with the score objective it would quietly
+/// play to survive, so the two are refused together.
+const FORESIGHT_SURVIVES: &str =
+    "foresight plays to survive: it cannot be combined with the score objective";
+
 /// The strategy the player uses unless told otherwise.
 pub const DEFAULT_STRATEGY: &str = "deep";
 /// The `weights` option's value for the built-in evaluation.
@@ -250,7 +255,11 @@ impl Plugin for MagicJewelryPlugin {
                 self.player = Some(player);
             }
             "objective" => {
-                self.objective = value.parse().map_err(|e| format!("{e}"))?;
+                let objective: Objective = value.parse().map_err(|e| format!("{e}"))?;
+                if objective == Objective::Score && self.foresight {
+                    return Err(FORESIGHT_SURVIVES.to_owned());
+                }
+                self.objective = objective;
                 let player = self.new_player(&self.strategy)?;
                 self.player = Some(player);
             }
@@ -281,11 +290,15 @@ impl Plugin for MagicJewelryPlugin {
                 self.player = Some(self.new_player(&self.strategy)?);
             }
             "foresight" => {
-                self.foresight = match value {
+                let foresight = match value {
                     "on" => true,
                     "off" => false,
                     other => return Err(format!("unknown foresight `{other}` (off or on)")),
                 };
+                if foresight && self.objective == Objective::Score {
+                    return Err(FORESIGHT_SURVIVES.to_owned());
+                }
+                self.foresight = foresight;
                 if let Some(player) = &mut self.player {
                     player.set_foresight(self.foresight);
                 }
@@ -325,8 +338,9 @@ impl Plugin for MagicJewelryPlugin {
             ),
             PluginOption::number(
                 "work",
-                "Boards one decision may score (0: no limit); without --time-budget it drops the \
-                 time limit, so that a run repeats exactly on any machine",
+                "Boards the fair search may score in one decision (0: no limit; foresight's beam \
+                 has its own); without --time-budget it drops the time limit, so that a run \
+                 repeats exactly on any machine",
                 &self.work.unwrap_or(0).to_string(),
                 LIMIT_RANGE,
             ),
@@ -638,6 +652,45 @@ mod tests {
         for (n, ram) in real_frames().iter().enumerate() {
             frame(&mut plugin, n as u64, ram);
         }
+    }
+
+    /// A combo counter frozen past the game's 9 (as `--freeze A0=FF` makes it): the predicted
+    /// locks count it on, and nothing overflows.
+    #[test]
+    fn a_frozen_combo_past_nine_never_panics_the_plug_in() {
+        let mut plugin = attached();
+        plugin.set_option("mode", "fast").expect("a mode");
+        plugin
+            .set_option("objective", "score")
+            .expect("an objective");
+        // A work budget: every column waits for its decision, whatever the machine.
+        plugin.set_option("work", "3000").expect("a work budget");
+        let mut planned = 0;
+        for (n, base) in real_frames().iter().enumerate() {
+            let mut ram = *base;
+            ram[map::COMBO as usize] = 0xFF;
+            planned += usize::from(!frame(&mut plugin, n as u64, &ram).is_empty());
+        }
+        assert!(planned > 500, "{planned} frames with presses");
+        let stats = plugin.player().map(Player::stats).expect("a player");
+        assert_eq!(stats.worker_restarts, 0, "the search panicked");
+    }
+
+    /// The score objective and foresight are refused together, in either order.
+    #[test]
+    fn foresight_and_the_score_objective_are_refused_together() {
+        let mut plugin = attached();
+        plugin.set_option("foresight", "on").expect("foresight");
+        let error = plugin.set_option("objective", "score").unwrap_err();
+        assert!(error.contains("survive"), "{error}");
+        assert_eq!(plugin.objective, Objective::Survive);
+        plugin.set_option("foresight", "off").expect("foresight");
+        plugin
+            .set_option("objective", "score")
+            .expect("an objective");
+        let error = plugin.set_option("foresight", "on").unwrap_err();
+        assert!(error.contains("survive"), "{error}");
+        assert!(!plugin.foresight);
     }
 
     /// Every real frame with the column mixed wild and coloured, the timers and speeds at

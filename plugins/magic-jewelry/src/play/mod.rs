@@ -9,6 +9,7 @@ pub mod tracker;
 pub mod worker;
 
 use crate::engine::rules::board::WIDTH;
+use crate::engine::rules::scoring::MAX_COMBO;
 use crate::engine::{
     self, reachable, AnyEvaluator, Board, Budget, Column, Counters, FallState, Foresight,
     ForesightConfig, GameGenerator, InputModel, Objective, RuleSet, Strategy,
@@ -511,11 +512,12 @@ impl Player {
         Buttons::NONE
     }
 
-    /// The game's counters as RAM shows them.
+    /// The game's counters as RAM shows them (a combo past the game's 9, which only a poke
+    /// makes, counts as 9).
     fn counters(view: &GameView) -> Counters {
         Counters {
             since_wild: u32::from(view.removed),
-            combo: view.combo,
+            combo: view.combo.min(MAX_COMBO),
             level: view.level_index,
             ..Counters::default()
         }
@@ -595,11 +597,13 @@ impl Player {
         let (jewels, then, generator) = if lock.wild_due {
             (Column::WILD, next, self.generator)
         } else {
-            let then = GameGenerator::new(view.generator).next_column();
-            let generator = self.generator.map(|mut g| {
-                g.next_column();
-                g
-            });
+            // The column after next: from the generator foresight trusts (pinned, RAM's may
+            // be wrong), else from RAM's.
+            let mut generator = self.generator;
+            let then = match generator.as_mut() {
+                Some(trusted) => trusted.next_column(),
+                None => GameGenerator::new(view.generator).next_column(),
+            };
             (next, then, generator)
         };
         // The speed RAM will show on the next column's first frame: a wild column's level-up
@@ -673,7 +677,12 @@ impl Player {
     /// the column's present state.
     fn plan_from(&mut self, answer: Answer, question: &Question) -> Outcome {
         let Some(mut decision) = answer.decision else {
-            return Outcome::Stuck;
+            // Stuck where it was asked; from anywhere else the column may still move.
+            return if answer.question.start == question.start {
+                Outcome::Stuck
+            } else {
+                Outcome::Stale
+            };
         };
         let placements = reachable(&question.board, question.start, question.input);
         let Some(index) = placements.find(decision.x, decision.arrangement) else {

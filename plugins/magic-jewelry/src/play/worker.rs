@@ -36,7 +36,9 @@ pub struct Question {
 impl Question {
     /// A decision made for `self` is good for `other`: the same board, columns, pace and
     /// speed, the counters strategies weigh (cells towards the wild column, combo) and the
-    /// known columns. Where the column is in its fall is handled by rebuilding the timeline.
+    /// known columns (a generator pinned from the columns seen is only known modulo the cycle
+    /// of colours). Where the column is in its fall is handled by rebuilding the timeline; the
+    /// level is not compared, the speed it sets is.
     pub fn answers(&self, other: &Self) -> bool {
         self.board == other.board
             && self.jewels == other.jewels
@@ -45,7 +47,8 @@ impl Question {
             && self.start.speed == other.start.speed
             && self.counters.since_wild == other.counters.since_wild
             && self.counters.combo == other.counters.combo
-            && self.generator == other.generator
+            && self.generator.map(GameGenerator::cycle_position)
+                == other.generator.map(GameGenerator::cycle_position)
     }
 }
 

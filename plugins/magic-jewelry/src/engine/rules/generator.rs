@@ -38,6 +38,12 @@ impl GameGenerator {
         self.state
     }
 
+    /// Where the generator is in the cycle of 2,048 jewels: two generators at the same place
+    /// make the same colours for ever, whatever their upper bits.
+    pub const fn cycle_position(self) -> u16 {
+        self.state & 0x7ff
+    }
+
     /// Steps the generator and returns the jewel colour it gives.
     #[inline]
     pub fn next_jewel(&mut self) -> u8 {

@@ -74,7 +74,7 @@ impl Counters {
         self.score += points;
         self.jewels += u64::from(removed);
         self.combo = if outcome.chains > 0 {
-            (self.combo + 1).min(MAX_COMBO)
+            self.combo.saturating_add(1).min(MAX_COMBO)
         } else {
             self.combo.saturating_sub(2)
         };
@@ -154,6 +154,21 @@ mod tests {
                 .ok();
         }
         assert_eq!(counters.combo, 0);
+    }
+
+    /// A combo read from poked RAM can be anything: a clearing lock brings it back to 9.
+    #[test]
+    fn a_combo_past_the_game_s_range_does_not_overflow() {
+        let mut counters = Counters {
+            combo: u8::MAX,
+            ..Counters::default()
+        };
+        let mut board = Board::from_text("44....").unwrap();
+        let r = counters
+            .lock(RuleSet::Real, &mut board, Column::new(1, 2, 4), 2)
+            .unwrap();
+        assert_eq!(r.points, 3 * (100 + 10 * u64::from(u8::MAX)));
+        assert_eq!(counters.combo, MAX_COMBO);
     }
 
     #[test]

@@ -235,7 +235,16 @@ mod tests {
         let plain = value(&scoring, 10);
         let wild = value(&scoring, 69);
         assert!(wild > plain, "{wild} {plain}");
-        scoring.observe(&Situation::default());
-        assert_eq!(scoring.counters, Counters::default());
+        // The counters a decision starts from are the ones observed last.
+        let situation = Situation {
+            counters: Counters {
+                since_wild: 69,
+                combo: 3,
+                ..Counters::default()
+            },
+            generator: None,
+        };
+        scoring.observe(&situation);
+        assert_eq!(scoring.counters, situation.counters);
     }
 }
