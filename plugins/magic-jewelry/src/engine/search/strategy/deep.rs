@@ -215,12 +215,7 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
         let mut fallback: Option<Choice> = None;
         for_each_result(rules, board, current, &placements, |p, after, outcome| {
             if outcome.game_over {
-                fallback.get_or_insert(Choice {
-                    x: p.x,
-                    arrangement: p.arrangement,
-                    y: p.y,
-                    score: 2.0 * LOSS,
-                });
+                fallback.get_or_insert(Choice::of(p, 2.0 * LOSS));
                 return;
             }
             let Some(next) = next else {
@@ -270,12 +265,8 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
             if self.ranking.as_slice().len() == RANKED {
                 break;
             }
-            self.ranking.offer(Choice {
-                x: candidate.first.x,
-                arrangement: candidate.first.arrangement,
-                y: candidate.first.y,
-                score: candidate.score,
-            });
+            self.ranking
+                .offer(Choice::of(&candidate.first, candidate.score));
         }
         // Keep the best boards, at most `per_first` for any one first placement.
         let per_first = self.config.per_first.max(1);
@@ -327,12 +318,7 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
                 value - candidate.interim
             };
             if best.is_none_or(|b| value > b.score) {
-                best = Some(Choice {
-                    x: candidate.first.x,
-                    arrangement: candidate.first.arrangement,
-                    y: candidate.first.y,
-                    score: value,
-                });
+                best = Some(Choice::of(&candidate.first, value));
             }
         }
         best

@@ -134,15 +134,6 @@ impl Foresight {
         }
     }
 
-    pub fn config(&self) -> ForesightConfig {
-        self.config
-    }
-
-    /// Searches as `config` says from the next decision on.
-    pub fn set_config(&mut self, config: ForesightConfig) {
-        self.config = config;
-    }
-
     /// Whether the last decision looked ahead, with the columns it searched; `None` when the
     /// fair strategy decided.
     pub fn last_depth(&self) -> Option<usize> {
@@ -296,20 +287,10 @@ impl Foresight {
         self.ranking.clear();
         if reached == 0 {
             // Every placement of the current column loses.
-            return Some(Choice {
-                x: first.x,
-                arrangement: first.arrangement,
-                y: first.y,
-                score: 2.0 * LOSS,
-            });
+            return Some(Choice::of(&first, 2.0 * LOSS));
         }
         for node in &self.beam {
-            self.ranking.offer(Choice {
-                x: node.first.x,
-                arrangement: node.first.arrangement,
-                y: node.first.y,
-                score: node.score,
-            });
+            self.ranking.offer(Choice::of(&node.first, node.score));
         }
         self.ranking.as_slice().first().copied()
     }

@@ -44,6 +44,18 @@ pub struct Choice {
     pub score: f64,
 }
 
+impl Choice {
+    /// `placement` with the score a strategy gave it.
+    pub fn of(placement: &Placement, score: f64) -> Self {
+        Self {
+            x: placement.x,
+            arrangement: placement.arrangement,
+            y: placement.y,
+            score,
+        }
+    }
+}
+
 /// A choice with the buttons that carry it out.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decision {
@@ -361,12 +373,7 @@ fn best_placement(
         }
         let score = evaluator.score(after);
         if best.is_none_or(|b| score > b.score) {
-            best = Some(Choice {
-                x: p.x,
-                arrangement: p.arrangement,
-                y: p.y,
-                score,
-            });
+            best = Some(Choice::of(p, score));
         }
     });
     best

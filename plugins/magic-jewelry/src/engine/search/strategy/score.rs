@@ -123,12 +123,7 @@ impl<E: Evaluator + Send> Strategy for Scoring<E> {
                     None => own(),
                 }
             };
-            ranking.offer(Choice {
-                x: p.x,
-                arrangement: p.arrangement,
-                y: p.y,
-                score,
-            });
+            ranking.offer(Choice::of(p, score));
         });
         self.ranking = ranking;
         self.ranking.as_slice().first().copied()

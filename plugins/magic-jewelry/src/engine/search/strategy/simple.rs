@@ -74,12 +74,7 @@ impl<E: Evaluator + Send> Strategy for Simple<E> {
                 } else {
                     evaluator.score(after)
                 };
-                ranking.offer(Choice {
-                    x: p.x,
-                    arrangement: p.arrangement,
-                    y: p.y,
-                    score,
-                });
+                ranking.offer(Choice::of(p, score));
             },
         );
         ranking.as_slice().first().copied()

@@ -82,12 +82,7 @@ impl<E: Evaluator + Send> Strategy for Smart<E> {
                     None => evaluator.score(after),
                 }
             };
-            ranking.offer(Choice {
-                x: p.x,
-                arrangement: p.arrangement,
-                y: p.y,
-                score,
-            });
+            ranking.offer(Choice::of(p, score));
         });
         ranking.as_slice().first().copied()
     }
