@@ -63,6 +63,12 @@ pub struct GameArgs {
     /// Hold a RAM byte at a value around every frame: ADDR=VALUE; repeatable.
     #[arg(long, value_name = "ADDR=VALUE", value_parser = jewelbot::ram_edit::parse_freeze)]
     pub freeze: Vec<jewelbot::ram_edit::Freeze>,
+    /// Play an fm2 movie from power-on (jewelbot's or FCEUX's): the console powers on as its
+    /// header says, and its buttons drive controller 1 for its frames in place of the AI's
+    /// (or the person's); after its last frame the controller is theirs again. A movie of
+    /// another ROM is refused.
+    #[arg(long, value_name = "FILE")]
+    pub movie: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -101,10 +107,6 @@ pub struct WindowArgs {
     /// directory).
     #[arg(long, value_name = "DIR")]
     pub screenshot_dir: Option<PathBuf>,
-    /// Play an fm2 movie from power-on: its buttons drive controller 1 for its frames, then
-    /// the controller is the AI's or yours again. A movie of another ROM is refused.
-    #[arg(long, value_name = "FILE")]
-    pub movie: Option<PathBuf>,
     /// Record controller 1 from power-on to an fm2 movie FILE, written when the window closes.
     #[arg(long, value_name = "FILE")]
     pub record_movie: Option<PathBuf>,
@@ -130,19 +132,14 @@ pub struct RunArgs {
     pub frames: u64,
     /// A save state to start from (made by the window's F5 with the same ROM); it is checked
     /// and tried before it is used.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["movie", "record_movie"])]
     pub state: Option<PathBuf>,
     /// Write the state at the end of the run to FILE.
     #[arg(long, value_name = "FILE")]
     pub save_state: Option<PathBuf>,
-    /// Play an fm2 movie from power-on: its buttons drive controller 1 for its frames, in
-    /// place of the AI's (or the person's); after its last frame the controller is theirs
-    /// again. A movie of another ROM is refused.
-    #[arg(long, value_name = "FILE", conflicts_with = "state")]
-    pub movie: Option<PathBuf>,
     /// Record controller 1 from power-on (the buttons applied every frame, whoever pressed
     /// them) to an fm2 movie FILE.
-    #[arg(long, value_name = "FILE", conflicts_with = "state")]
+    #[arg(long, value_name = "FILE")]
     pub record_movie: Option<PathBuf>,
     /// Write an animated GIF of the run to FILE (every other frame, 30 pictures a second).
     #[arg(long, value_name = "FILE")]
@@ -185,11 +182,19 @@ pub struct RecordArgs {
     #[arg(long)]
     pub force: bool,
     /// An input script to follow (hold, until, poke, note); without it the AI plays.
-    #[arg(long, value_name = "FILE", conflicts_with = "frames")]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["frames", "movie"])]
     pub script: Option<PathBuf>,
-    /// Frames the AI plays (without --script).
-    #[arg(long, value_name = "N", required_unless_present = "script", value_parser = clap::value_parser!(u64).range(1..))]
+    /// Frames to record without --script: the AI's play, or the movie's (all of its frames
+    /// when --movie is given without --frames).
+    #[arg(long, value_name = "N", required_unless_present_any = ["script", "movie"], value_parser = clap::value_parser!(u64).range(1..))]
     pub frames: Option<u64>,
+    /// Record this RAM instead of the ranges the plug-in names (`0000-07FF` for all of it):
+    /// inclusive hex ranges, comma-separated.
+    #[arg(long, value_name = "LO-HI,...", value_parser = jewelbot::record::parse_ranges)]
+    pub ranges: Option<jewelbot::record::Ranges>,
+    /// Also record controller 1 to an fm2 movie FILE, as `run --record-movie` does.
+    #[arg(long, value_name = "FILE")]
+    pub record_movie: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

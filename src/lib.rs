@@ -11,7 +11,7 @@
 //! - [`record`]: RAM traces of any ROM, driven by a script or the plug-ins.
 //! - [`ram_edit`]: RAM pokes and freezes from the command line.
 //! - [`inspector`]: text views of plug-in inspections.
-//! - [`movie`]: input movies in FCEUX's `fm2` format; [`movie_file`]: reading and writing them.
+//! - [`movie`]: input movies in FCEUX's `fm2` format, on disk, played and recorded.
 //! - [`frontend`]: the desktop window (picture, sound, controls, RAM inspector, overlay).
 
 pub mod cartridge;
@@ -21,7 +21,6 @@ pub mod gif_capture;
 pub mod headless;
 pub mod inspector;
 pub mod movie;
-pub mod movie_file;
 pub mod plugin_host;
 pub mod ram_edit;
 pub mod record;

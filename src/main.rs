@@ -135,19 +135,12 @@ fn play(args: &cli::PlayArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
     for path in [&window.record_movie, &window.gif].into_iter().flatten() {
         refuse_existing(path, window.force)?;
     }
-    let movie = window
-        .movie
-        .as_deref()
-        .map(|path| jewelbot::movie_file::read(path).map(|movie| (path, movie)))
-        .transpose()?;
+    if let Some(path) = &args.game.movie {
+        jewelbot::movie::file::read(path)?;
+    }
     jewelbot::frontend::run(options, |config| {
         let mut session = open_session_with(&args.game, plugins, config)?;
         report_messages(&mut session);
-        if let Some((path, movie)) = movie {
-            session
-                .play_movie(movie)
-                .with_context(|| format!("cannot play {}", path.display()))?;
-        }
         Ok(session)
     })?;
     Ok(ExitCode::SUCCESS)
@@ -193,7 +186,9 @@ fn ram(args: &cli::RamArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
 
 /// Records a trace and writes it where `--out` says, never over a file without `--force`.
 fn record(args: &cli::RecordArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
-    refuse_existing(&args.out, args.force)?;
+    for path in std::iter::once(&args.out).chain(&args.record_movie) {
+        refuse_existing(path, args.force)?;
+    }
     let script = match &args.script {
         Some(path) => {
             let text = jewelbot::files::read_regular_text(path, "script", MAX_SCRIPT_LEN)?;
@@ -206,6 +201,14 @@ fn record(args: &cli::RecordArgs, plugins: &Plugins) -> anyhow::Result<ExitCode>
     };
     let mut session = open_session(&args.game, plugins)?;
     report_messages(&mut session);
+    if args.record_movie.is_some() {
+        session.record_movie()?;
+    }
+    // A movie without --frames is recorded to its end.
+    let frames = args
+        .frames
+        .or_else(|| session.movie_playback().map(|(_, total)| total as u64))
+        .unwrap_or(0);
     let (driver, source) = match &script {
         Some(script) => (
             jewelbot::record::Driver::Script(script),
@@ -218,18 +221,29 @@ fn record(args: &cli::RecordArgs, plugins: &Plugins) -> anyhow::Result<ExitCode>
             ),
         ),
         None => (
-            jewelbot::record::Driver::Frames(args.frames.unwrap_or(0)),
-            "jewelbot-player".to_owned(),
+            jewelbot::record::Driver::Frames(frames),
+            match &args.game.movie {
+                Some(path) => format!(
+                    "movie-{}",
+                    path.file_name()
+                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+                ),
+                None => "jewelbot-player".to_owned(),
+            },
         ),
     };
     // A script's length in frames is known only once it has run.
-    let bar = match args.frames.filter(|_| script.is_none()) {
+    let bar = match Some(frames).filter(|_| script.is_none()) {
         Some(frames) => magic_jewelry_lab::progress_bar(frames, true, "frames"),
         None => indicatif::ProgressBar::new_spinner().with_message("frames"),
     };
-    let recorded = jewelbot::record::record(&mut session, &driver, &source, |frames| {
-        bar.set_position(frames);
-    });
+    let recorded = jewelbot::record::record(
+        &mut session,
+        &driver,
+        &source,
+        args.ranges.as_ref(),
+        |frames| bar.set_position(frames),
+    );
     bar.finish_and_clear();
     let recorded = recorded?;
     jewelbot::record::write_trace(&args.out, &recorded.text)
@@ -241,6 +255,16 @@ fn record(args: &cli::RecordArgs, plugins: &Plugins) -> anyhow::Result<ExitCode>
     );
     for event in &recorded.waited_out {
         eprintln!("note: the script waited for {event} and it did not come");
+    }
+    if let Some(path) = &args.record_movie {
+        if let Some(movie) = session.take_recorded_movie() {
+            jewelbot::movie::file::write(path, &movie, args.force)?;
+            eprintln!(
+                "movie of {} frames recorded to {}",
+                movie.frames.len(),
+                path.display()
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -359,6 +383,15 @@ fn open_session_with(
     }
     for freeze in &game.freeze {
         session.freeze(freeze.address, freeze.value);
+    }
+    if let Some(path) = &game.movie {
+        let movie = jewelbot::movie::file::read(path)?;
+        for warning in movie.warnings() {
+            eprintln!("note: {}: {warning}", path.display());
+        }
+        session
+            .play_movie(movie)
+            .with_context(|| format!("cannot play {}", path.display()))?;
     }
     Ok(session)
 }

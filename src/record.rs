@@ -2,8 +2,44 @@
 //! script or by the plug-ins, with the events the loaded plug-in names read from the CPU by
 //! execution breakpoints.
 
+use crate::movie::PowerOnRam;
 use crate::session::{Session, SessionError};
-use jewelbot_plugin::{Machine, Recording, Script, Trace, TraceHeader, TraceWriter};
+use jewelbot_plugin::{Machine, Recording, Script, Trace, TraceHeader, TraceWriter, RAM_SIZE};
+
+/// RAM address ranges to record, inclusive.
+pub type Ranges = Vec<(u16, u16)>;
+
+/// `LO-HI,...` in hex (`0000-07FF`, `0000-00FF,0380-03F7`), within the console's 2 KiB.
+pub fn parse_ranges(text: &str) -> Result<Ranges, String> {
+    text.split(',')
+        .map(|range| {
+            let (lo, hi) = range
+                .split_once('-')
+                .ok_or_else(|| format!("`{range}` is not LO-HI"))?;
+            let address = |a: &str| {
+                u16::from_str_radix(a.trim().trim_start_matches('$'), 16)
+                    .ok()
+                    .filter(|&a| usize::from(a) < RAM_SIZE)
+                    .ok_or_else(|| format!("`{a}` is not a RAM address (0000-07FF)"))
+            };
+            let (lo, hi) = (address(lo)?, address(hi)?);
+            if lo > hi {
+                return Err(format!("`{range}` ends before it starts"));
+            }
+            Ok((lo, hi))
+        })
+        .collect()
+}
+
+/// How a trace header names a power-on fill (one word, no spaces).
+fn power_on_word(fill: PowerOnRam) -> String {
+    match fill {
+        PowerOnRam::AllZeros => "zeros".to_owned(),
+        PowerOnRam::AllOnes => "ones".to_owned(),
+        PowerOnRam::FceuxPattern => "fceux-pattern".to_owned(),
+        PowerOnRam::Seeded(seed) => format!("fceux-seed-{seed}"),
+    }
+}
 
 /// Frames a recording runs at most, whatever the script says (a script waiting on an event
 /// that never comes still ends).
@@ -30,20 +66,25 @@ pub struct Recorded {
 const PROGRESS_EVERY: u64 = 60;
 
 /// Records `session` from its current frame (power-on for a fresh session), calling
-/// `progress` with the frames done every `PROGRESS_EVERY` frames.
+/// `progress` with the frames done every `PROGRESS_EVERY` frames. `ranges` replaces the
+/// RAM the plug-in names.
 pub fn record(
     session: &mut Session,
     driver: &Driver<'_>,
     source: &str,
+    ranges: Option<&Ranges>,
     mut progress: impl FnMut(u64),
 ) -> Result<Recorded, SessionError> {
     let recording = session.plugins().recording().unwrap_or_default();
-    let Recording { ranges, routines } = recording;
+    let Recording {
+        ranges: plugin_ranges,
+        routines,
+    } = recording;
     session.watch_routines(&routines);
     let header = TraceHeader {
         rom_crc32: Some(session.rom().prg_chr_crc32),
-        ranges,
-        power_on_ram: "zeros".to_owned(),
+        ranges: ranges.cloned().unwrap_or(plugin_ranges),
+        power_on_ram: power_on_word(session.power_on_ram()),
         source: source.to_owned(),
     };
     let mut writer = TraceWriter::new(header);
@@ -101,7 +142,7 @@ pub fn record_trace(
     driver: &Driver<'_>,
     source: &str,
 ) -> Result<Trace, SessionError> {
-    let recorded = record(session, driver, source, |_| {})?;
+    let recorded = record(session, driver, source, None, |_| {})?;
     Trace::parse(&recorded.text).map_err(|e| SessionError::Emulation(e.to_string()))
 }
 

@@ -5,7 +5,7 @@ use crate::cli::RunArgs;
 use anyhow::Context;
 use jewelbot::gif_capture::GifCapture;
 use jewelbot::headless;
-use jewelbot::movie_file;
+use jewelbot::movie::file as movie_file;
 use jewelbot::session::Session;
 
 /// Runs `args.frames` frames of `session` (fresh from power-on) and prints the summary.
@@ -18,12 +18,6 @@ pub fn run(args: &RunArgs, session: &mut Session) -> anyhow::Result<()> {
         session
             .load_state_file(path)
             .with_context(|| format!("cannot start from {}", path.display()))?;
-    }
-    if let Some(path) = &args.movie {
-        let movie = movie_file::read(path)?;
-        session
-            .play_movie(movie)
-            .with_context(|| format!("cannot play {}", path.display()))?;
     }
     if args.record_movie.is_some() {
         session.record_movie()?;

@@ -4,8 +4,8 @@
 mod common;
 
 use jewelbot::cartridge;
+use jewelbot::movie::file::{self as movie_file, MovieFileError};
 use jewelbot::movie::{rom_md5, Movie, MovieFrame};
-use jewelbot::movie_file::{self, MovieFileError};
 use jewelbot::rom::RomImage;
 use jewelbot::session::{Control, Session, SessionConfig, SessionError};
 use jewelbot_plugin::{Buttons, Plugin};

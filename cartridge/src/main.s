@@ -27,6 +27,9 @@ event_table:
 
 .segment "CODE"
 
+; Pages of 256 five-cycle loops (1,280 cycles each) a cold start waits (see `reset`).
+COLD_WAIT_PAGES = 51
+
 ; The reset: power-on, and the end of a game. Nothing here may use the stack before the
 ; generator's seed is taken, since the seed is a sum over RAM pages that include the stack.
 reset:
@@ -64,7 +67,13 @@ reset:
     bne :-
     sta seed_kept + 1
 
-    ; A cold start first lets the PPU warm up (two frames).
+    ; A cold start waits out the PPU's warm-up by counting CPU cycles, not vblanks: emulators
+    ; disagree on the first vblanks after power-on (tetanes-core flags one at the start of
+    ; frame 2, FCEUX none before frame 3, and a PPU that ignores writes for about a frame
+    ; would drop an early NMI enable), while every one counts cycles alike. The wait ends
+    ; near the middle of frame 3 in all of them (about 74,000 cycles after power-on; frame 3
+    ; spans 57,200-86,900 in tetanes-core and 59,600-89,300 in FCEUX), so the first NMI
+    ; comes at the start of frame 4 and the seed is taken there, as the real game takes it.
     lda warm_sig
     cmp #'J'
     bne @cold
@@ -72,11 +81,12 @@ reset:
     cmp #'B'
     beq @warm
 @cold:
-    bit PPUSTATUS
-:   bit PPUSTATUS
-    bpl :-
-:   bit PPUSTATUS
-    bpl :-
+    ldy #COLD_WAIT_PAGES    ; 51 x 1,280 cycles: about 65,300
+    ldx #0
+:   dex
+    bne :-
+    dey
+    bne :-
     lda #0
     sta nmi_count
     lda #1                  ; one frame to the seed
@@ -133,11 +143,14 @@ reset:
     jsr sound_init
     lda #%00001010          ; background on, left column too
     sta ppu_mask
+    ; The title screen is drawn in the next frame and shown in the one after, two frames
+    ; after the seed. Each part of the work ends well inside its frame, so that RAM at every
+    ; frame's end is the same whichever emulator's frame ends a few cycles earlier.
+    lda #1
+    jsr wait_nmi_count
     jsr draw_title_screen   ; rendering is off
-    ; The title shows two frames after the seed.
-:   lda nmi_count
-    cmp #2
-    bcc :-
+    lda #2
+    jsr wait_nmi_count
     lda #$83
     sta on_title
     lda #1
@@ -165,6 +178,13 @@ main_loop:
     lda #1
     sta buf_ready
     jmp main_loop
+
+; Waits until nmi_count = A. The loop keeps the flags as they are, so an NMI pushes the same
+; status byte whichever of its instructions it interrupts.
+wait_nmi_count:
+:   cmp nmi_count
+    bne :-
+    rts
 
 ; Waits for the next NMI; the VRAM buffer is then free to fill again.
 wait_frame:

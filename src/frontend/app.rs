@@ -10,7 +10,7 @@ use super::pacing::{Due, Pacer, Speed};
 use super::presenter::Presenter;
 use super::{screenshot, states, Options};
 use crate::gif_capture::GifCapture;
-use crate::movie_file;
+use crate::movie::file as movie_file;
 use crate::session::{Control, Session};
 use jewelbot_plugin::{RAM_SIZE, SCREEN_HEIGHT, SCREEN_WIDTH};
 use std::sync::Arc;

@@ -1,8 +1,8 @@
 //! fm2 movies on disk: read only from a regular file of a plausible size, written never over a
 //! file the user has unless asked to.
 
+use super::{Movie, MovieError};
 use crate::files::{self, FileError};
-use crate::movie::{Movie, MovieError};
 use std::path::{Path, PathBuf};
 
 /// Larger than any movie of a session (an fm2 frame is about 14 bytes: 64 MiB is over 50
@@ -13,16 +13,17 @@ pub const MAX_MOVIE_LEN: u64 = 64 * 1024 * 1024;
 pub enum MovieFileError {
     #[error(transparent)]
     File(#[from] FileError),
-    #[error("{} is not an fm2 movie jewelbot plays: {source}", path.display())]
-    Refused { path: PathBuf, source: MovieError },
+    // The reason is part of the message, not a source, so that it is said once.
+    #[error("{} is not an fm2 movie jewelbot plays: {reason}", path.display())]
+    Refused { path: PathBuf, reason: MovieError },
 }
 
 /// Reads and parses an fm2 movie.
 pub fn read(path: &Path) -> Result<Movie, MovieFileError> {
     let text = files::read_regular_text(path, "movie", MAX_MOVIE_LEN)?;
-    Movie::parse(&text).map_err(|source| MovieFileError::Refused {
+    Movie::parse(&text).map_err(|reason| MovieFileError::Refused {
         path: path.to_owned(),
-        source,
+        reason,
     })
 }
 

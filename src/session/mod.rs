@@ -1,7 +1,6 @@
 //! An emulator session: a `tetanes-core` console with a ROM, its plug-ins and who holds the
 //! controller.
 
-mod movie_deck;
 mod state_file;
 mod trial;
 
@@ -11,7 +10,8 @@ pub use state_file::{
 pub use trial::TrialError;
 
 use crate::files;
-use crate::movie::{self, Movie, MovieError};
+use crate::movie::deck::MovieDeck;
+use crate::movie::{self, Movie, MovieError, PowerOnRam};
 use crate::plugin_host::PluginHost;
 use crate::rom::{RomError, RomImage};
 use jewelbot_plugin::{Buttons, Machine, MachineError, Plugin, Ram, RomIdentity, RAM_SIZE};
@@ -44,16 +44,35 @@ pub enum SessionError {
     Jammed { pc: u16 },
     #[error("save state: {0}")]
     State(String),
+    // The causes below are part of the message rather than sources, so they are said once.
     #[error("save state refused: {0}")]
-    StateRefused(#[from] StateFileError),
+    StateRefused(StateFileError),
     #[error("save state refused: {0}")]
-    StateDoesNotRun(#[from] TrialError),
+    StateDoesNotRun(TrialError),
     #[error(transparent)]
     File(#[from] files::FileError),
     #[error("movie refused: {0}")]
-    Movie(#[from] MovieError),
+    Movie(MovieError),
     #[error("a movie starts at power-on, and this console is at frame {frame}")]
     MovieNotAtPowerOn { frame: u64 },
+}
+
+impl From<StateFileError> for SessionError {
+    fn from(error: StateFileError) -> Self {
+        Self::StateRefused(error)
+    }
+}
+
+impl From<TrialError> for SessionError {
+    fn from(error: TrialError) -> Self {
+        Self::StateDoesNotRun(error)
+    }
+}
+
+impl From<MovieError> for SessionError {
+    fn from(error: MovieError) -> Self {
+        Self::Movie(error)
+    }
 }
 
 /// Settings a frontend chooses when it opens a session.
@@ -63,6 +82,9 @@ pub struct SessionConfig {
     pub audio: bool,
     /// Audio sample rate in Hz.
     pub sample_rate: f32,
+    /// Emulate the PPU's warm-up after power-on, when it ignores writes to its control
+    /// registers for about a frame (tetanes-core's `emulate_ppu_warmup`; FCEUX does not).
+    pub ppu_warmup: bool,
 }
 
 impl Default for SessionConfig {
@@ -70,6 +92,7 @@ impl Default for SessionConfig {
         Self {
             audio: false,
             sample_rate: 48_000.0,
+            ppu_warmup: false,
         }
     }
 }
@@ -92,7 +115,9 @@ pub struct Session {
     plugin_buttons: Buttons,
     manual_buttons: Buttons,
     jam_frames: u32,
-    movies: movie_deck::MovieDeck,
+    movies: MovieDeck,
+    /// What RAM holds at every power-on of this session.
+    power_on: PowerOnRam,
 }
 
 impl Session {
@@ -107,12 +132,14 @@ impl Session {
         } else {
             HeadlessMode::NO_AUDIO
         };
-        // Reproducible power-on RAM, no battery files next to anything, a sharp picture.
+        // Reproducible power-on RAM (then filled as `power_on` says), no battery files next
+        // to anything, a sharp picture.
         let deck_config = Config::default()
             .with_ram_state(RamState::AllZeros)
             .with_sram_dir(None)
             .with_filter(VideoFilter::Pixellate)
-            .with_headless_mode(headless);
+            .with_headless_mode(headless)
+            .with_emulate_ppu_warmup(config.ppu_warmup);
         let mut deck = ControlDeck::with_config(deck_config);
         deck.set_sample_rate(config.sample_rate);
         let ines = rom.to_ines()?;
@@ -140,7 +167,8 @@ impl Session {
             plugin_buttons: Buttons::NONE,
             manual_buttons: Buttons::NONE,
             jam_frames: 0,
-            movies: movie_deck::MovieDeck::default(),
+            movies: MovieDeck::default(),
+            power_on: PowerOnRam::default(),
         })
     }
 
@@ -352,6 +380,7 @@ impl Session {
     /// recording ends there.
     pub fn power_cycle(&mut self) -> Result<(), SessionError> {
         load(&mut self.deck, &self.rom, &self.ines)?;
+        self.power_on.fill(self.deck.wram_mut());
         self.frame = 0;
         self.movies.interrupt();
         self.after_discontinuity();
@@ -359,27 +388,42 @@ impl Session {
     }
 
     /// Plays `movie` from power-on: its buttons (and resets) drive controller 1 for its
-    /// frames, whoever holds the controller; then control returns to them. A movie made on
-    /// another ROM is refused.
+    /// frames, whoever holds the controller; then control returns to them. RAM is filled as
+    /// the movie says the console powered on, for this and later power cycles. A movie made
+    /// on another ROM is refused.
     pub fn play_movie(&mut self, movie: Movie) -> Result<(), SessionError> {
         self.at_power_on()?;
         movie.check_rom(&self.rom_md5())?;
+        self.set_power_on_ram(movie.power_on)?;
         self.movies.play(movie);
         Ok(())
+    }
+
+    /// What RAM holds at power-on, from now on: set before the first frame (the console is
+    /// still at power-on), and at every later power cycle.
+    pub fn set_power_on_ram(&mut self, fill: PowerOnRam) -> Result<(), SessionError> {
+        self.at_power_on()?;
+        self.power_on = fill;
+        fill.fill(self.deck.wram_mut());
+        if let Some(movie) = self.movies.recording_mut() {
+            movie.power_on = fill;
+        }
+        Ok(())
+    }
+
+    /// What RAM held at this session's power-on.
+    pub fn power_on_ram(&self) -> PowerOnRam {
+        self.power_on
     }
 
     /// Records controller 1 from power-on: the buttons applied to every frame, whoever
     /// pressed them, and soft resets.
     pub fn record_movie(&mut self) -> Result<(), SessionError> {
         self.at_power_on()?;
-        self.movies
-            .record(Movie::new(&self.rom.name, self.rom_md5()));
+        let mut movie = Movie::new(&self.rom.name, self.rom_md5());
+        movie.power_on = self.power_on;
+        self.movies.record(movie);
         Ok(())
-    }
-
-    /// The movie recorded so far.
-    pub fn recorded_movie(&self) -> Option<&Movie> {
-        self.movies.recording()
     }
 
     /// Ends the recording and hands over the movie.

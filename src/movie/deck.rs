@@ -2,7 +2,7 @@
 //! ([`crate::movie`]). A playing movie's buttons replace whoever holds the controller for its
 //! frames; the recorder keeps the buttons actually applied, whoever chose them.
 
-use crate::movie::{Movie, MovieFrame};
+use super::{Movie, MovieFrame};
 use jewelbot_plugin::Buttons;
 
 /// A movie being played: the frame it gives next.
@@ -13,7 +13,7 @@ struct Playback {
 }
 
 #[derive(Debug, Default)]
-pub(super) struct MovieDeck {
+pub(crate) struct MovieDeck {
     playing: Option<Playback>,
     recording: Option<Movie>,
     /// The recording still grows (a power cycle or a state load ends it).
@@ -23,30 +23,30 @@ pub(super) struct MovieDeck {
 }
 
 impl MovieDeck {
-    pub(super) fn play(&mut self, movie: Movie) {
+    pub(crate) fn play(&mut self, movie: Movie) {
         self.playing = Some(Playback { movie, next: 0 });
     }
 
-    pub(super) fn record(&mut self, movie: Movie) {
+    pub(crate) fn record(&mut self, movie: Movie) {
         self.reset_pending = false;
         self.recording = Some(movie);
         self.recording_live = true;
     }
 
     /// The playing movie's next frame, or `None` when no movie plays or it has ended.
-    pub(super) fn next_frame(&mut self) -> Option<MovieFrame> {
+    pub(crate) fn next_frame(&mut self) -> Option<MovieFrame> {
         let playback = self.playing.as_mut()?;
         let frame = playback.movie.frames.get(playback.next).copied()?;
         playback.next += 1;
         Some(frame)
     }
 
-    pub(super) fn note_reset(&mut self) {
+    pub(crate) fn note_reset(&mut self) {
         self.reset_pending = self.recording_live;
     }
 
     /// Records the buttons applied to one frame.
-    pub(super) fn applied(&mut self, buttons: Buttons) {
+    pub(crate) fn applied(&mut self, buttons: Buttons) {
         if let Some(movie) = self.recording.as_mut().filter(|_| self.recording_live) {
             movie.frames.push(MovieFrame {
                 buttons,
@@ -57,23 +57,24 @@ impl MovieDeck {
 
     /// A power cycle or a state load: the console left the movies' timeline, so playback
     /// stops and the recording ends where it is (what it holds stays valid from power-on).
-    pub(super) fn interrupt(&mut self) {
+    pub(crate) fn interrupt(&mut self) {
         self.playing = None;
         self.recording_live = false;
         self.reset_pending = false;
     }
 
-    pub(super) fn recording(&self) -> Option<&Movie> {
-        self.recording.as_ref()
+    /// The movie being recorded, while it still grows.
+    pub(crate) fn recording_mut(&mut self) -> Option<&mut Movie> {
+        self.recording.as_mut().filter(|_| self.recording_live)
     }
 
-    pub(super) fn take_recording(&mut self) -> Option<Movie> {
+    pub(crate) fn take_recording(&mut self) -> Option<Movie> {
         self.recording_live = false;
         self.recording.take()
     }
 
     /// (frames played, frames in the movie) of the playing movie.
-    pub(super) fn playback_position(&self) -> Option<(usize, usize)> {
+    pub(crate) fn playback_position(&self) -> Option<(usize, usize)> {
         self.playing
             .as_ref()
             .map(|p| (p.next, p.movie.frames.len()))
