@@ -5,7 +5,7 @@ mod common;
 
 use jewelbot::cartridge;
 use jewelbot::movie::file::{self as movie_file, MovieFileError};
-use jewelbot::movie::{rom_md5, Movie, MovieFrame};
+use jewelbot::movie::{rom_md5, Movie, MovieFrame, PowerOnRam};
 use jewelbot::rom::RomImage;
 use jewelbot::session::{Control, Session, SessionConfig, SessionError};
 use jewelbot_plugin::{Buttons, Plugin};
@@ -83,6 +83,71 @@ fn ai_play_recorded_plays_back_bit_for_bit_with_the_ai_off() {
         with_ai.ram() == &ram_recorded[..],
         "the AI's buttons leaked in"
     );
+}
+
+/// The frame on which the cartridge shows its title ($46 = $83).
+fn title_frame(session: &mut Session) -> u64 {
+    while session.ram()[0x46] != 0x83 {
+        assert!(session.frame_number() < 100, "no title");
+        session.run_frame().expect("frame");
+    }
+    session.frame_number()
+}
+
+/// The cartridge boots as the real game does whether or not the PPU ignores its first
+/// writes: title on frame 6, and the same game frame for frame after.
+#[test]
+fn the_cartridge_boots_alike_with_and_without_ppu_warm_up() {
+    let rom = || cartridge::rom().expect("parses");
+    let mut cold = open_cartridge(fast_ai());
+    let warm_up = SessionConfig {
+        ppu_warmup: true,
+        ..SessionConfig::default()
+    };
+    let mut warming = Session::new(rom(), fast_ai(), warm_up).expect("loads");
+    assert_eq!(title_frame(&mut cold), 6);
+    assert_eq!(title_frame(&mut warming), 6);
+    for _ in 0..1_500 {
+        cold.run_frame().expect("frame");
+        warming.run_frame().expect("frame");
+        assert!(
+            cold.ram() == warming.ram(),
+            "frame {}: RAM differs with PPU warm-up",
+            cold.frame_number()
+        );
+    }
+    // The AI started a game and placed columns in that time.
+    assert!(cold.ram()[0x5B] != 0, "no game started");
+}
+
+/// A movie's power-on RAM is the console's: FCEUX's pattern, all ones, a seeded fill; a
+/// recording made on such a console says so in its header.
+#[test]
+fn movies_power_the_console_on_as_their_header_says() {
+    let rom = cartridge::rom().expect("parses");
+    for fill in [
+        PowerOnRam::FceuxPattern,
+        PowerOnRam::AllOnes,
+        PowerOnRam::Seeded(31_337),
+    ] {
+        let mut movie = Movie::new(&rom.name, rom_md5(&rom.prg, &rom.chr));
+        movie.power_on = fill;
+        movie.frames = vec![MovieFrame::default(); 3];
+        let mut session = open_cartridge(Vec::new());
+        session.record_movie().expect("at power-on");
+        session.play_movie(movie).expect("same ROM");
+        let mut want = vec![0; 0x800];
+        fill.fill(&mut want);
+        assert!(session.ram() == &want[..], "{fill}: RAM before frame 1");
+        run(&mut session, 3);
+        let recorded = session.take_recorded_movie().expect("recording");
+        assert_eq!(recorded.power_on, fill, "the recording's header");
+        session.power_cycle().expect("power cycle");
+        assert!(
+            session.ram() == &want[..],
+            "{fill}: RAM after a power cycle"
+        );
+    }
 }
 
 #[test]
@@ -195,6 +260,71 @@ fn jewelbot(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&output.stdout).into_owned(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
+}
+
+/// A refused movie is said in one line that gives the file and the reason once.
+#[test]
+fn refused_movies_are_one_clear_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let good =
+        "version 3\nromFilename a\nromChecksum base64:VYmON/RqC5V5eZa+cou4Og==\n|0|........|||\n";
+    for (name, text, reason) in [
+        ("other-rom.fm2", good.to_owned(), "recorded on another ROM"),
+        (
+            "damaged.fm2",
+            good.replace("version 3", "version 3\nguid x\nguid y"),
+            "`guid` is given twice",
+        ),
+        (
+            "ram-option.fm2",
+            good.replace("version 3", "version 3\nRAMInitOption 9"),
+            "RAMInitOption 9",
+        ),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("written");
+        let (code, stdout, stderr) = jewelbot(&[
+            "run",
+            "--headless",
+            "--frames",
+            "5",
+            "--movie",
+            path_text(&path),
+        ]);
+        assert_ne!(code, 0, "{name} played");
+        assert!(stdout.is_empty(), "{name} ran: {stdout}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{name}: {stderr}");
+        assert_eq!(stderr.matches(reason).count(), 1, "{name}: {stderr}");
+        assert!(stderr.contains(name), "{name}: {stderr}");
+    }
+}
+
+/// `ram --movie` shows any frame of a movie: the RAM the movie makes there.
+#[test]
+fn ram_inspects_a_frame_of_a_movie() {
+    let (movie, _) = recorded_ai_play();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("ai.fm2");
+    movie_file::write(&path, &movie, false).expect("written");
+    let frame = 1_234;
+    let mut session = open_cartridge(Vec::new());
+    session.set_control(Control::Manual);
+    session.play_movie(movie).expect("same ROM");
+    run(&mut session, frame);
+    let want = jewelbot::inspector::hex_dump(session.ram());
+    let (code, stdout, stderr) = jewelbot(&[
+        "ram",
+        "--ai",
+        "off",
+        "--movie",
+        path_text(&path),
+        "--frame",
+        &frame.to_string(),
+        "--hex",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with(&format!("frame {frame}\n")), "{stdout}");
+    assert!(stdout.contains(&want), "another RAM:\n{stdout}");
 }
 
 fn path_text(path: &Path) -> &str {

@@ -111,6 +111,7 @@ pub fn run(
         Some(rate) => SessionConfig {
             audio: true,
             sample_rate: rate as f32,
+            ..SessionConfig::default()
         },
         None => SessionConfig::default(),
     };

@@ -489,9 +489,66 @@ mod tests {
             ),
             (format!("{good}savestate 0x00\n"), "saved state"),
             (format!("{good}port0 2\n"), "port 0"),
+            (format!("{good}palFlag 1\n"), "PAL"),
+            (format!("{good}fourscore 1\n"), "fourscore 1"),
+            (format!("{good}port2 1\n"), "port2"),
+            (format!("{good}RAMInitOption 4\n"), "RAMInitOption 4"),
+            (format!("{good}RAMInitOption x\n"), "line 4"),
+            (format!("{good}RAMInitSeed 99999999999\n"), "line 4"),
+            (format!("{good}romFilename b\n"), "given twice"),
+            (format!("{good}|0|........|||\nhello\n"), "line 5"),
+            (
+                format!("{good}|0|........|||\n\n|0|........|||\n"),
+                "line 5",
+            ),
+            (format!("{good}|0|........|...A....||\n"), "controller 2"),
         ] {
             let error = Movie::parse(&text).unwrap_err().to_string();
             assert!(error.contains(want), "{text:?}: {error}");
+        }
+    }
+
+    #[test]
+    fn headers_say_how_the_console_powered_on() {
+        let mut movie = Movie::new("game.nes", rom_md5(b"prg", b"chr"));
+        let text = movie.to_fm2();
+        for line in ["NewPPU 1\n", "RAMInitOption 2\n", "RAMInitSeed 0\n"] {
+            assert!(text.contains(line), "{line:?} missing:\n{text}");
+        }
+        movie.power_on = PowerOnRam::Seeded(4_000_000_000);
+        assert_eq!(Movie::parse(&movie.to_fm2()), Ok(movie));
+
+        let fceux = "version 3\nromFilename a\nromChecksum base64:VYmON/RqC5V5eZa+cou4Og==\n";
+        for (header, fill) in [
+            ("", PowerOnRam::FceuxPattern),
+            ("RAMInitOption 0\n", PowerOnRam::FceuxPattern),
+            ("RAMInitOption 1\n", PowerOnRam::AllOnes),
+            ("RAMInitOption 2\n", PowerOnRam::AllZeros),
+            (
+                "RAMInitOption 3\nRAMInitSeed -1\n",
+                PowerOnRam::Seeded(u32::MAX),
+            ),
+            // jewelbot's movies from before the key: all zeros.
+            ("comment author jewelbot\n", PowerOnRam::AllZeros),
+        ] {
+            let parsed = Movie::parse(&format!("{fceux}{header}")).expect("valid");
+            assert_eq!(parsed.power_on, fill, "{header:?}");
+        }
+        let old = Movie::parse(&format!("{fceux}NewPPU 0\n")).expect("played, with a warning");
+        assert!(old.old_ppu && old.warnings()[0].contains("old PPU"));
+    }
+
+    #[test]
+    fn line_endings_a_byte_order_mark_and_a_second_idle_pad_are_read() {
+        let lf = "version 3\nromFilename a\nromChecksum base64:VYmON/RqC5V5eZa+cou4Og==\nport1 1\n|0|R.......|........||\n|0|.L......|........||\n\n";
+        let want = Movie::parse(lf).expect("LF");
+        assert_eq!(want.frames.len(), 2);
+        for text in [
+            lf.replace('\n', "\r\n"),
+            lf.replace('\n', "\r"),
+            format!("\u{FEFF}{lf}"),
+        ] {
+            assert_eq!(Movie::parse(&text).as_ref(), Ok(&want), "{text:?}");
         }
     }
 }

@@ -139,7 +139,10 @@ impl Session {
             .with_sram_dir(None)
             .with_filter(VideoFilter::Pixellate)
             .with_headless_mode(headless)
-            .with_emulate_ppu_warmup(config.ppu_warmup);
+            .with_emulate_ppu_warmup(config.ppu_warmup)
+            // The buttons asked for are the buttons held, opposite directions too, as FCEUX
+            // plays a movie that holds them.
+            .with_concurrent_dpad(true);
         let mut deck = ControlDeck::with_config(deck_config);
         deck.set_sample_rate(config.sample_rate);
         let ines = rom.to_ines()?;
@@ -478,7 +481,9 @@ impl Session {
     /// replaces this one: on any error the running console is exactly as it was.
     pub fn load_state(&mut self, state: &[u8]) -> Result<(), SessionError> {
         let (header, payload) = state_file::decode(state, &self.rom.prg_chr_sha1)?;
-        let restored = trial::restore_on_copy(&self.deck, payload)?;
+        let mut restored = trial::restore_on_copy(&self.deck, payload)?;
+        // A state keeps its pads' settings; ours are the session's.
+        restored.set_concurrent_dpad(true);
         self.deck = restored;
         self.frame = header.frame;
         self.movies.interrupt();

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Cross-checks jewelbot's movies with FCEUX, the emulator TAS authors use (docs/movies.md):
+#
+#   1. the AI plays FRAMES frames in fast mode and jewelbot records the movie and all 2 KiB of
+#      RAM every frame; FCEUX replays the movie and dumps its RAM every frame; they must agree
+#      on every byte of every frame (compare.py names the bytes excepted for a ROM, and why),
+#      with the title on frame 6 in both;
+#   2. the comparison must fail for the same movie shifted by one frame, and for the movie
+#      without its RAMInitOption line (FCEUX then powers on with its own RAM pattern);
+#   3. FCEUX records a movie while its Lua script presses a fixed sequence, once with its
+#      default power-on RAM and once with its seeded random RAM; jewelbot replays each and
+#      must agree with FCEUX's RAM on every frame.
+#
+# Usage: tests/fceux/crosscheck.sh [--rom PATH] [--frames N]
+# Needs fceux (Debian's package), xvfb-run and python3. The ROM defaults to the open
+# cartridge; a real Magic Jewelry dump works too (FCEUX loads the Asia dump, not No-Intro's).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+rom="$root/cartridge/columns.nes"
+frames=20000
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --rom) rom=$(realpath "$2"); shift 2 ;;
+        --frames) frames=$2; shift 2 ;;
+        *) echo "usage: $0 [--rom PATH] [--frames N]" >&2; exit 2 ;;
+    esac
+done
+# Short self-checks and recordings: a wrong game shows within the first seconds.
+short=$(( frames < 5000 ? frames : 5000 ))
+
+fceux=${FCEUX:-$(command -v fceux || echo /usr/games/fceux)}
+[ -x "$fceux" ] || { echo "crosscheck: FCEUX not found (apt-get install fceux)" >&2; exit 2; }
+if [ -z "${JEWELBOT:-}" ]; then
+    cargo build --quiet --manifest-path "$root/Cargo.toml"
+    JEWELBOT="$root/target/debug/jewelbot"
+fi
+if cmp -s "$rom" "$root/cartridge/columns.nes"; then exceptions=cartridge; else exceptions=real-game; fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+# FCEUX under a virtual display, with a fresh HOME: it keeps settings (and the last movie)
+# in ~/.fceux even with --no-config 1. It exits with a crash status after the Lua script's
+# os.exit, so its run is judged by the files it wrote.
+run_fceux() {
+    local home
+    home=$(mktemp -d "$work/home.XXXXXX")
+    HOME=$home timeout 900 xvfb-run -a "$fceux" --no-config 1 --sound 0 --newppu 1 "$@" \
+        >"$home/fceux.log" 2>&1 || true
+}
+
+compare() {
+    python3 "$here/compare.py" --exceptions "$exceptions" --title-frame 6 "$@"
+}
+
+check() {
+    local what=$1; shift
+    echo "== $what"
+    if "$@"; then echo "   agree"; else echo "   FAIL: $what"; failures=$((failures + 1)); fi
+}
+
+refute() {
+    local what=$1; shift
+    echo "== $what (must disagree)"
+    if "$@"; then echo "   FAIL: the comparison did not notice"; failures=$((failures + 1)); else echo "   disagree, as they must"; fi
+}
+
+echo "ROM: $rom ($exceptions), $frames frames"
+
+# 1. The AI's game, replayed by FCEUX.
+"$JEWELBOT" record --rom "$rom" --frames "$frames" --mode fast --ranges 0000-07FF \
+    --record-movie "$work/ai.fm2" --out "$work/ai.trace.gz" >/dev/null
+DUMP_OUT="$work/ai.ram" DUMP_FRAMES=$frames \
+    run_fceux --loadlua "$here/dump_ram.lua" --playmov "$work/ai.fm2" "$rom"
+check "jewelbot's AI movie replayed by FCEUX" compare "$work/ai.ram" "$work/ai.trace.gz"
+
+# 2. The comparison notices a movie one frame late and a movie without its power-on RAM.
+awk '!done && /^\|/ { print "|0|........|||"; done = 1 } { print }' "$work/ai.fm2" >"$work/shifted.fm2"
+grep -v '^RAMInitOption ' "$work/ai.fm2" >"$work/no-ram-option.fm2"
+for variant in shifted no-ram-option; do
+    DUMP_OUT="$work/$variant.ram" DUMP_FRAMES=$short \
+        run_fceux --loadlua "$here/dump_ram.lua" --playmov "$work/$variant.fm2" "$rom"
+    refute "the movie $variant" compare "$work/$variant.ram" "$work/ai.trace.gz"
+done
+
+# 3. FCEUX's own movies, replayed by jewelbot: its default RAM pattern (0) and seeded RAM (3).
+for ram_init in 0 3; do
+    DUMP_OUT="$work/fceux-$ram_init.ram" DUMP_FRAMES=$short MOVIE_OUT="$work/fceux-$ram_init.fm2" \
+        run_fceux --ramInit "$ram_init" --loadlua "$here/record_inputs.lua" "$rom"
+    [ -s "$work/fceux-$ram_init.fm2" ] || { echo "FCEUX recorded no movie" >&2; exit 2; }
+    "$JEWELBOT" record --rom "$rom" --movie "$work/fceux-$ram_init.fm2" --ai off \
+        --ranges 0000-07FF --out "$work/fceux-$ram_init.trace.gz" >/dev/null
+    check "FCEUX's movie (RAMInitOption $ram_init) replayed by jewelbot" \
+        compare "$work/fceux-$ram_init.ram" "$work/fceux-$ram_init.trace.gz"
+done
+
+if [ "$failures" -ne 0 ]; then
+    echo "crosscheck: $failures check(s) failed"
+    exit 1
+fi
+echo "crosscheck: jewelbot and FCEUX agree"
