@@ -7,9 +7,11 @@
 
 mod differential;
 
-use differential::{cartridge_session, compare, load_trace, schedule_seeds, Options, Recorder};
+use differential::{cartridge_session, compare, schedule_seeds, Options, Recorder};
 use jewelbot::record::{record_trace, Driver};
 use jewelbot_plugin::{Machine, Script};
+use magic_jewelry::recordings::load as load_trace;
+use magic_jewelry::recordings::Recording;
 
 /// Frames of the player's recording the cartridge follows in step. The first difference is
 /// the Down-release race (`docs/magic-jewelry.md`, "Controls"): at frame 8,858 Down is released
@@ -18,15 +20,12 @@ use jewelbot_plugin::{Machine, Script};
 /// game's lock at frame 8,868 comes a row early. A lower number is a regression.
 const PLAYER_FRAMES_IN_STEP: u64 = 8_867;
 
-/// Plays `name`'s script on the cartridge and compares with the real recording, which holds
-/// `expected` (events, locks, spawns).
-fn scripted(name: &str, expected: (usize, usize, usize)) {
-    let real = load_trace(name);
-    let path = differential::traces_dir()
-        .join("scripts")
-        .join(format!("{name}.script"));
-    let text = std::fs::read_to_string(&path).expect("the script is in the repository");
-    let script = Script::parse(&text).expect("a valid script");
+/// Plays a scripted recording's script on the cartridge and compares with the recording,
+/// which holds the events, locks and spawns the manifest gives.
+fn scripted(recording: &Recording) {
+    let name = recording.name.as_str();
+    let real = recording.load();
+    let script = Script::parse(&recording.script_text()).expect("a valid script");
     let mut session = cartridge_session();
     // At a warm reset the real game seeds its generator from RAM pages the recording does not
     // hold: the cartridge takes the real seed the frame after it appears.
@@ -44,31 +43,28 @@ fn scripted(name: &str, expected: (usize, usize, usize)) {
     assert!(report.is_clean(), "{name}:\n{report}");
     assert_eq!(report.events_matched, report.events, "{name}:\n{report}");
     assert_eq!(report.events_extra, 0, "{name}:\n{report}");
+    let [events, locks, spawns] = recording
+        .twin
+        .expect("the manifest gives the twin's counts");
     assert_eq!(
         (report.events, report.locks, report.spawns),
-        expected,
+        (events, locks, spawns),
         "{name}: events, locks and spawns compared"
     );
 }
 
+/// Every scripted recording of the real game (`traces/manifest.json`), on the cartridge.
 #[test]
-fn boot_autostart() {
-    scripted("boot-autostart", (3, 0, 1));
-}
-
-#[test]
-fn start_and_controls() {
-    scripted("start-and-controls", (19, 5, 6));
-}
-
-#[test]
-fn game_over_restart() {
-    scripted("game-over-restart", (18, 4, 4));
-}
-
-#[test]
-fn wild_and_levels() {
-    scripted("wild-and-levels", (48, 13, 14));
+fn every_scripted_recording() {
+    let recordings = magic_jewelry::recordings::scripted();
+    assert!(
+        recordings.len() >= 5,
+        "{} scripted recordings",
+        recordings.len()
+    );
+    for recording in &recordings {
+        scripted(recording);
+    }
 }
 
 /// The comparison itself: a recording agrees with itself, and a changed board byte or a late

@@ -35,7 +35,7 @@ run_state:
 
 state_table:
     .word st_title - 1, st_setup - 1, st_fall - 1, st_clear - 1, st_chain - 1
-    .word st_post - 1, st_wildgen - 1, st_fill - 1, st_wait - 1
+    .word st_post - 1, st_wildgen - 1, st_fill - 1, st_wait - 1, st_continue - 1
 
 ; ---- title: the logo's colour steps every 29 frames; after its last glyph the game starts
 ; by itself. Start starts it at once.
@@ -88,10 +88,7 @@ game_setup:
     lda #0
     sta on_title
     sta paused
-:   lda setup_flags
-    and #SETUP_CONTINUE
-    bne :+
-    ; A new game (after a reset all of this is zero already).
+:   ; A new game (after a reset all of this is zero already).
     lda #0
     ldx #level + DIGITS - score - 1
 @zero:
@@ -101,7 +98,7 @@ game_setup:
     sta level_index
     sta removed_all
     sta combo
-:   lda nmi_count
+    lda nmi_count
     sta setup_base
     lda #ST_SETUP
     sta state
@@ -131,15 +128,7 @@ st_setup:
     ldx level_index
     jsr speed_of
     sta fall_speed
-    lda setup_flags
-    and #SETUP_CONTINUE
-    bne @continue
     jsr first_columns
-    jmp @spawn
-@continue:
-    jsr promote
-    jsr new_next
-@spawn:
     jsr spawn
     lda #0
     sta setup_flags
@@ -519,19 +508,54 @@ st_fill:
     sta state
     ; fall through
 
-; Start held: a reset (a new game), or with Select and Right held too, a continue.
+; The first frame Start is held decides: exactly Select, Start and Right (nothing else held)
+; continue the game, anything else with Start resets. The continue empties the board at once
+; and shows the logo on a black screen ($46 = 1, $3F = 0); the game then waits for a new Start
+; press, with no time limit.
 st_wait:
     lda held_start
     beq @done
-    lda held_select
-    beq @reset
-    lda held_right
-    beq @reset
-    lda #SETUP_CONTINUE
-    sta setup_flags
-    jmp game_setup
+    lda pad
+    cmp #BTN_SELECT | BTN_START | BTN_RIGHT
+    bne @reset
+    jsr clear_playfield
+    lda #1
+    sta on_title
+    lda #0
+    sta paused
+    lda #ST_CONTINUE
+    sta state
+    lda #0                  ; rendering off until the next NMI, while the logo is drawn
+    sta PPUMASK
+    jmp draw_continue_screen
 @reset:
     jmp reset
+@done:
+    rts
+
+; The logo after a continue. A new Start press (the NMI has just toggled the pause with it)
+; spawns the column shown next at the game over on the empty board, in that frame, with the
+; score, jewels, levels, speed, cells removed and generator as they were; the game screen is
+; drawn again around it.
+st_continue:
+    lda pressed
+    and #BTN_START
+    beq @done
+    lda #0
+    sta on_title
+    sta paused
+    jsr promote
+    jsr new_next
+    jsr spawn
+    lda #0                  ; rendering off until the next NMI, while the screen is drawn
+    sta PPUMASK
+    jsr draw_game_screen
+    lda #TXT_NONE
+    sta text_shown
+    lda #1
+    sta hud_dirty
+    lda #ST_FALL
+    sta state
 @done:
     rts
 

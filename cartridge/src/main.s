@@ -170,6 +170,9 @@ main_loop:
     jsr run_state
     lda render_on
     beq :+
+    lda state
+    cmp #ST_CONTINUE        ; the logo screen has no playfield to draw
+    beq :+
     jsr render_play
 :   jsr sfx_update
     ldx buf_len

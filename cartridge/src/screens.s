@@ -15,6 +15,15 @@ draw_title_screen:
     sta ptr + 1
     jmp flush_list
 
+; After a continue: the logo on a black screen (rendering off).
+draw_continue_screen:
+    jsr clear_screen
+    lda #<continue_list
+    sta ptr
+    lda #>continue_list
+    sta ptr + 1
+    jmp flush_list
+
 ; The game screen: frames, labels, counters and an empty playfield (every cell drawn,
 ; shown = 0, the next box to be drawn).
 draw_game_screen:
@@ -179,6 +188,12 @@ text_over:
     TEXT PANEL_TX + 1, 23, "OVER "
     TEXT PANEL_TX + 1, 24, "PUSH "
     TEXT PANEL_TX + 1, 25, "START"
+    .byte 0
+
+; After a continue: the logo on a black screen.
+continue_list:
+    TEXT 12, 13, "JEWELBOT"
+    TEXT 9, 15, "OPEN CARTRIDGE"
     .byte 0
 
 title_list:

@@ -9,7 +9,6 @@
 //!
 //! A difference is reported with the real game's frame and the first differing byte.
 
-use flate2::read::GzDecoder;
 use jewelbot::cartridge;
 use jewelbot::session::{Control, Session, SessionConfig};
 use jewelbot_plugin::{Buttons, Ram, Trace, TraceFrame, TraceHeader, RAM_SIZE};
@@ -17,23 +16,6 @@ use magic_jewelry::dumps::TRACE_RANGES;
 use magic_jewelry::plugin::MagicJewelryPlugin;
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
-use std::io::Read;
-use std::path::PathBuf;
-
-/// The real game's recordings and their scripts.
-pub fn traces_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("plugins/magic-jewelry/traces")
-}
-
-/// Reads `traces/NAME.trace.gz`.
-pub fn load_trace(name: &str) -> Trace {
-    let path = traces_dir().join(format!("{name}.trace.gz"));
-    let mut text = String::new();
-    GzDecoder::new(std::fs::File::open(&path).expect("the trace is in the repository"))
-        .read_to_string(&mut text)
-        .expect("gzip text");
-    Trace::parse(&text).expect("a valid trace")
-}
 
 /// The open cartridge from power-on, with the plug-in attached only to name the routines a
 /// recording watches (it does not hold the controller).

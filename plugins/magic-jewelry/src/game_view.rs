@@ -132,12 +132,18 @@ pub enum Phase {
     Paused,
     /// The game is over: the playfield fills with 7s, then the game waits for Start held.
     GameOver,
+    /// Continued after a game over (Select, Start and Right held): the board is empty and a
+    /// logo shows until a new Start press spawns the next column, counters kept.
+    Continue,
 }
 
 impl Phase {
     /// True in the states of a game in progress, where the board is a board.
     pub fn in_game(self) -> bool {
-        !matches!(self, Self::Setup | Self::Title | Self::GameOver)
+        !matches!(
+            self,
+            Self::Setup | Self::Title | Self::GameOver | Self::Continue
+        )
     }
 }
 
@@ -154,6 +160,7 @@ impl fmt::Display for Phase {
             Self::WildResolving => "wild column resolving",
             Self::Paused => "paused",
             Self::GameOver => "game over",
+            Self::Continue => "continue logo",
         })
     }
 }
@@ -233,6 +240,7 @@ pub struct InconsistentView {
 struct Raw {
     grid: Grid,
     title: bool,
+    continue_logo: bool,
     paused: bool,
     clearing: bool,
     x: u8,
@@ -252,6 +260,7 @@ impl Raw {
         Self {
             grid: Grid::from_ram(ram),
             title: byte(map::TITLE) == map::TITLE_SHOWN,
+            continue_logo: byte(map::TITLE) == map::CONTINUE_LOGO,
             paused: byte(map::PAUSE) == 0xFF,
             clearing: byte(map::CLEARING) != 0,
             x: byte(map::COLUMN_X),
@@ -275,6 +284,8 @@ impl Raw {
             Phase::Setup
         } else if fill.is_some() {
             Phase::GameOver
+        } else if self.continue_logo {
+            Phase::Continue
         } else if self.paused {
             Phase::Paused
         } else if self.clearing {

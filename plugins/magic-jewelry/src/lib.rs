@@ -20,4 +20,5 @@ pub mod game_view;
 pub mod memory_map;
 pub mod play;
 pub mod plugin;
+pub mod recordings;
 pub mod screen;

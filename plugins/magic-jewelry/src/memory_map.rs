@@ -20,10 +20,12 @@ pub const REPEAT_LEFT: u16 = 0x003E;
 pub const PAUSE: u16 = 0x003F;
 /// Column generator state, low then high byte.
 pub const GENERATOR: u16 = 0x0044;
-/// $83 on the title screen, 0 in a game.
+/// $83 on the title screen, 0 in a game, 1 on the logo a continue shows.
 pub const TITLE: u16 = 0x0046;
 /// The value of [`TITLE`] on the title screen.
 pub const TITLE_SHOWN: u8 = 0x83;
+/// The value of [`TITLE`] on the logo after a continue, until a new Start press.
+pub const CONTINUE_LOGO: u8 = 0x01;
 /// Frame counter; bit 3 makes the wild column flash.
 pub const FRAME_COUNTER: u16 = 0x0047;
 /// Falling column x, 0-5.
@@ -175,7 +177,7 @@ pub const FIELDS: &[FieldSpec] = &[
         width: 1,
         label: "title",
         format: Format::Byte,
-        meaning: "$83 on the title screen, 0 in a game",
+        meaning: "$83 on the title screen, 0 in a game, 1 on the logo after a continue",
     },
     FieldSpec {
         address: FRAME_COUNTER,

@@ -5,8 +5,8 @@ use crate::engine::{self, AnyEvaluator, Budget, Objective};
 use crate::game_view::{cell_char, GameView, Grid, Jewels};
 use crate::memory_map::{self as map, Format, FIELDS};
 use crate::play::tracker::Tracker;
-pub use crate::play::Mode;
 use crate::play::Player;
+pub use crate::play::{AfterGameOver, Mode};
 use crate::screen::{self, Geometry};
 use jewelbot_plugin::{
     Buttons, Field, FrameContext, Inspection, NumberRange, Panel, Plugin, PluginOption, Ram,
@@ -31,6 +31,7 @@ pub struct MagicJewelryPlugin {
     /// Its buttons reach the console.
     in_control: bool,
     mode: Mode,
+    after_game_over: AfterGameOver,
     strategy: String,
     /// Read the column generator from RAM and search the columns ahead.
     foresight: bool,
@@ -58,6 +59,7 @@ impl Default for MagicJewelryPlugin {
             identification: None,
             in_control: true,
             mode: Mode::Normal,
+            after_game_over: AfterGameOver::default(),
             strategy: DEFAULT_STRATEGY.to_owned(),
             foresight: false,
             objective: Objective::Survive,
@@ -123,6 +125,7 @@ impl MagicJewelryPlugin {
             Player::with_strategy_name(name, &self.evaluator(), self.mode, self.objective)?;
         player.set_foresight(self.foresight);
         player.set_budget(self.budget());
+        player.set_after_game_over(self.after_game_over);
         Ok(player)
     }
 
@@ -137,11 +140,12 @@ impl MagicJewelryPlugin {
         let status = ctx.status();
         status.lines = vec![
             format!(
-                "AI {} {} {} | {}",
+                "AI {} {} {} | {} | after game over: {}",
                 if self.in_control { "on" } else { "off" },
                 player.strategy_name(),
                 player.mode(),
-                view.phase
+                view.phase,
+                player.after_game_over()
             ),
             format!(
                 "decision {} us median, {} us max",
@@ -249,6 +253,12 @@ impl Plugin for MagicJewelryPlugin {
                     player.set_mode(self.mode);
                 }
             }
+            "after-game-over" => {
+                self.after_game_over = value.parse()?;
+                if let Some(player) = &mut self.player {
+                    player.set_after_game_over(self.after_game_over);
+                }
+            }
             "strategy" => {
                 let player = self.new_player(value)?;
                 value.clone_into(&mut self.strategy);
@@ -317,6 +327,13 @@ impl Plugin for MagicJewelryPlugin {
                 &Mode::NAMES,
             )
             .with_key('F'),
+            PluginOption::choice(
+                "after-game-over",
+                "What the AI does when a game ends: restart (Start, a new game) or continue (the \
+                 hidden continue: the board empties, score, levels and speed are kept)",
+                &self.after_game_over.to_string(),
+                &AfterGameOver::NAMES,
+            ),
             PluginOption::text(
                 "strategy",
                 "Search strategy: simple, smart, deep, or deep:CANDIDATES:SAMPLES[:PER_FIRST]",
@@ -599,22 +616,20 @@ mod tests {
         buttons
     }
 
-    /// Frames of the real game's RAM (`traces/`), every one of two traces that together show
-    /// every state of the game: controls, clears, the wild column, level changes, game overs.
+    /// Frames of the real game's RAM (`traces/`), every one of the traces that together show
+    /// every state of the game: controls, clears, the wild column, level changes, game overs,
+    /// the continue.
     fn real_frames() -> &'static [Ram] {
-        use std::io::Read;
         static FRAMES: std::sync::OnceLock<Vec<Ram>> = std::sync::OnceLock::new();
         FRAMES.get_or_init(|| {
             let mut frames = Vec::new();
-            for name in ["start-and-controls", "wild-and-levels", "game-over-restart"] {
-                let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                    .join("traces")
-                    .join(format!("{name}.trace.gz"));
-                let mut text = String::new();
-                flate2::read::GzDecoder::new(std::fs::File::open(path).expect("a trace"))
-                    .read_to_string(&mut text)
-                    .expect("gzip text");
-                let trace = jewelbot_plugin::Trace::parse(&text).expect("a valid trace");
+            for name in [
+                "start-and-controls",
+                "wild-and-levels",
+                "game-over-restart",
+                "continue",
+            ] {
+                let trace = crate::recordings::load(name);
                 let mut replay = trace.replay();
                 while let Some((_, ram)) = replay.next() {
                     frames.push(*ram);

@@ -2,31 +2,20 @@
 //! decodes to a state of the game, and the spawns, locks, game starts and game overs the tracker
 //! sees are the ones the CPU went through.
 
-use flate2::read::GzDecoder;
 use jewelbot_plugin::{Trace, TraceFrame};
 use magic_jewelry::game_view::{GameView, Phase};
 use magic_jewelry::play::tracker::Tracker;
-use std::io::Read;
-use std::path::Path;
+use magic_jewelry::recordings;
 
-const TRACES: [&str; 6] = [
-    "boot-autostart",
-    "start-and-controls",
-    "game-over-restart",
-    "wild-and-levels",
-    "player-fast-60k",
-    "player-normal-20k",
-];
-
-fn load(name: &str) -> Trace {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("traces")
-        .join(format!("{name}.trace.gz"));
-    let mut text = String::new();
-    GzDecoder::new(std::fs::File::open(&path).expect("the trace is in the repository"))
-        .read_to_string(&mut text)
-        .expect("gzip text");
-    Trace::parse(&text).expect("a valid trace")
+/// Every recording of the real game, from the manifest.
+fn traces() -> Vec<(String, Trace)> {
+    recordings::all()
+        .into_iter()
+        .map(|r| {
+            let trace = r.load();
+            (r.name, trace)
+        })
+        .collect()
 }
 
 /// What the tracker saw, frame numbers per event.
@@ -121,8 +110,8 @@ fn assert_events(name: &str, what: &str, expected: &[u64], seen: &[u64], late: u
 
 #[test]
 fn every_frame_of_every_trace_decodes_to_a_state_of_the_game() {
-    for name in TRACES {
-        let trace = load(name);
+    for (name, trace) in traces() {
+        let name = name.as_str();
         let replayed = replay(&trace);
         assert!(
             replayed.inconsistent.is_empty(),
@@ -136,8 +125,8 @@ fn every_frame_of_every_trace_decodes_to_a_state_of_the_game() {
 
 #[test]
 fn the_tracker_sees_what_the_cpu_did() {
-    for name in TRACES {
-        let trace = load(name);
+    for (name, trace) in traces() {
+        let name = name.as_str();
         let Replayed { seen, .. } = replay(&trace);
         assert_events(name, "spawns", &cpu(&trace, "spawn"), &seen.spawns, 0);
         assert_events(name, "locks", &cpu(&trace, "lock"), &seen.locks, 0);
@@ -177,8 +166,8 @@ fn implied_phase(frame: &TraceFrame, state: &mut Option<Phase>) -> Option<Phase>
 #[test]
 fn the_decoder_agrees_with_the_cpu_on_every_frame() {
     let mut checked = 0;
-    for name in TRACES {
-        let trace = load(name);
+    for (name, trace) in traces() {
+        let name = name.as_str();
         let replayed = replay(&trace);
         let mut state = None;
         let mut poked = false;
@@ -195,6 +184,9 @@ fn the_decoder_agrees_with_the_cpu_on_every_frame() {
             let agrees = match expected {
                 // A frame can end with only the top of the new column drawn; play may pause.
                 Phase::Falling => matches!(phase, Phase::Falling | Phase::Spawning | Phase::Paused),
+                // The continue has no event of its own: its logo follows the game over until
+                // the next spawn.
+                Phase::GameOver => matches!(phase, Phase::GameOver | Phase::Continue),
                 other => phase == other,
             };
             assert!(
@@ -210,7 +202,7 @@ fn the_decoder_agrees_with_the_cpu_on_every_frame() {
 #[test]
 fn counted_jewels_match_the_counter() {
     for name in ["player-fast-60k", "player-normal-20k", "start-and-controls"] {
-        let trace = load(name);
+        let trace = recordings::load(name);
         let replayed = replay(&trace);
         assert_eq!(
             replayed.jewels_counted,
@@ -231,8 +223,8 @@ fn the_input_rules_predict_the_real_column_frame_by_frame() {
     use magic_jewelry::engine::{Board, Column, FallState};
     let mut predicted = 0;
     let mut locks = 0;
-    for name in TRACES {
-        let trace = load(name);
+    for (name, trace) in traces() {
+        let name = name.as_str();
         let mut frames = trace.replay();
         let mut before: Option<(GameView, Buttons)> = None;
         while let Some((frame, ram)) = frames.next() {
@@ -304,5 +296,25 @@ fn the_input_rules_predict_the_real_column_frame_by_frame() {
     assert!(
         predicted > 35_000 && locks > 500,
         "{predicted} frames, {locks} locks"
+    );
+}
+
+/// The continue's logo is a state of its own: from the frame Select, Start and Right are held
+/// after the fill to the frame before the new Start press spawns the next column.
+#[test]
+fn the_continue_logo_is_decoded_as_such() {
+    let trace = recordings::load("continue");
+    let replayed = replay(&trace);
+    let logo: Vec<u64> = replayed
+        .phases
+        .iter()
+        .filter(|(_, phase)| *phase == Phase::Continue)
+        .map(|&(k, _)| k)
+        .collect();
+    assert_eq!(logo, (283..=407).collect::<Vec<u64>>());
+    assert!(
+        replayed.inconsistent.is_empty(),
+        "{:?}",
+        replayed.inconsistent
     );
 }

@@ -229,6 +229,11 @@ impl<'m> Driver<'m> {
         self.byte(map::PAUSE) != 0
     }
 
+    /// The column generator's state ($44 low, $45 high).
+    pub fn generator(&self) -> u16 {
+        u16::from_le_bytes([self.byte(map::GENERATOR), self.byte(map::GENERATOR + 1)])
+    }
+
     pub fn on_title(&self) -> bool {
         self.byte(map::TITLE) == map::TITLE_SHOWN
     }

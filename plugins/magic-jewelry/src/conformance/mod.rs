@@ -1,4 +1,4 @@
-//! Scripted scenarios that check a ROM behaves as `docs/magic-jewelry.md` documents the second
+//! Scripted scenarios that check a ROM behaves as `docs/magic-jewelry.md` documents the third
 //! edition of Magic Jewelry: the title and the start, the generator, spawn, gravity, every
 //! control and its frame counts, matches in every direction, chains, the score formula, the
 //! wild column, levels and speeds, counters, game over, continue and pause.
@@ -102,7 +102,9 @@ pub fn scenarios() -> Vec<Scenario> {
         "level-counter", Game, "level 9,999 + 1 = 10,000 when a wild column is generated" => special::level_counter;
         "game-over", Game, "a jewel left in row -1: the 7-fill, 178 frames for the cells, 180 with the border" => special::game_over;
         "game-over-wait", Game, "the game over waits for Start held; then reset, title, a new game 11 frames later" => special::game_over_wait;
-        "continue", Game, "Select+Right+Start on the game over: empty board, score and level kept" => special::continue_game;
+        "start-during-fill", Game, "a Start press during the 7-fill only toggles $3F" => special::start_during_fill;
+        "continue", Game, "exactly Select+Start+Right after the fill: the board empties, a logo ($46 = 1) waits for a new Start press, which spawns the next column with every counter, the speed and the generator kept" => special::continue_game;
+        "continue-needs-exact-buttons", Game, "Select+Start+Right with A as well: a reset, as Start alone (the title 4 frames later)" => special::continue_needs_exact_buttons;
         "spawn-over-full-column", Game, "a column always spawns; unable to fall it locks 63 frames later and the game ends" => special::spawn_over_full_column;
         "spawn-overwrites", Game, "the jewel under the spawn is overwritten; the column can still move and fall" => special::spawn_overwrites;
         "pause", Game, "Start pauses: presses lost, the timer counts, the column drops on resuming" => special::pause;

@@ -5,6 +5,7 @@ use super::board::Board;
 use super::controls::{filler, stack};
 use super::driver::{ensure, Check, Driver, Fact};
 use super::matches::{play_case, HORIZONTAL, RESOLVE_FRAMES};
+use crate::game_view::Jewels;
 use crate::memory_map as map;
 use jewelbot_plugin::Buttons;
 
@@ -248,21 +249,106 @@ pub fn game_over_wait(d: &mut Driver<'_>) -> Check {
     ))
 }
 
-pub fn continue_game(d: &mut Driver<'_>) -> Check {
+/// The buttons of the hidden continue, exactly.
+const CONTINUE: Buttons =
+    Buttons::from_bits(Buttons::SELECT.bits() | Buttons::START.bits() | Buttons::RIGHT.bits());
+
+/// Sets the counters a continue keeps, ends the game and waits out the 7-fill; the next
+/// column shown at the game over.
+fn game_over_with_counters(d: &mut Driver<'_>) -> Check<Jewels> {
     d.set_counter(map::SCORE, 12_345);
+    d.set_counter(map::JEWEL_COUNTER, 678);
     d.set_counter(map::LEVEL, 7);
+    d.poke(map::LEVEL_INDEX, 5);
+    d.poke(map::FALL_SPEED, 25);
+    d.poke(map::REMOVED, 30);
+    let next = d.next_jewels();
     let (_, fill) = end_game(d)?;
     d.idle_until_frame(fill.lock + 250)?;
-    let select_right = Buttons::from_bits(Buttons::SELECT.bits() | Buttons::RIGHT.bits());
-    d.hold(2, select_right)?;
-    d.hold(
-        3,
-        Buttons::from_bits(select_right.bits() | Buttons::START.bits()),
-    )?;
-    d.until_spawn(120, Buttons::NONE)?;
+    Ok(next)
+}
+
+/// Bytes of the playfield ($0380-$03F7), border bytes included, that are not 0.
+fn playfield_bytes_set(d: &Driver<'_>) -> usize {
+    (0..map::ROWS as u16 * map::PLAYFIELD_STRIDE)
+        .filter(|&i| d.byte(map::PLAYFIELD + i) != 0)
+        .count()
+}
+
+/// The generator after one column: three steps of the game's LCG.
+fn after_one_column(state: u16) -> u16 {
+    (0..3).fold(state, |s, _| s.wrapping_mul(25_173).wrapping_add(13_849))
+}
+
+pub fn continue_game(d: &mut Driver<'_>) -> Check {
+    let next = game_over_with_counters(d)?;
+    let generator = d.generator();
+    // Select and Right alone do nothing; Start added continues in that frame.
+    d.hold(20, Buttons::SELECT | Buttons::RIGHT)?;
+    let before = d.byte(map::TITLE);
+    d.step(CONTINUE)?;
+    let logo = (d.byte(map::TITLE), d.paused(), playfield_bytes_set(d));
+    // Held on, or released for two seconds: no column comes.
+    d.hold(4, CONTINUE)?;
+    d.idle(120)?;
+    let waited = (d.byte(map::TITLE), playfield_bytes_set(d), d.at_spawn());
+    // A new Start press spawns the next column in its frame, counters kept.
+    d.step(Buttons::START)?;
+    let spawned = (
+        d.at_spawn(),
+        d.column().jewels,
+        d.byte(map::TITLE),
+        d.paused(),
+    );
+    let kept = (
+        d.score()?,
+        d.jewel_counter()?,
+        d.level()?,
+        d.byte(map::LEVEL_INDEX),
+        d.fall_speed(),
+        d.byte(map::REMOVED),
+        d.generator(),
+    );
     Ok(Fact::compare(
-        (12_345, 7, 0),
-        (d.score()?, d.level()?, d.board_without_column().jewels()),
+        (
+            0,
+            (map::CONTINUE_LOGO, false, 0),
+            (map::CONTINUE_LOGO, 0, false),
+            (true, next, 0, false),
+            (12_345, 678, 7, 5, 25, 30, after_one_column(generator)),
+        ),
+        (before, logo, waited, spawned, kept),
+    ))
+}
+
+pub fn continue_needs_exact_buttons(d: &mut Driver<'_>) -> Check {
+    game_over_with_counters(d)?;
+    // A as well: any other button with Start resets, as Start alone does.
+    let press = d.frame() + 1;
+    d.step(CONTINUE | Buttons::A)?;
+    let title = d.until(
+        "the title after the reset",
+        20,
+        Buttons::NONE,
+        Driver::on_title,
+    )?;
+    Ok(Fact::compare(
+        (4, 0, 0),
+        (title - press, d.score()?, d.level()?),
+    ))
+}
+
+pub fn start_during_fill(d: &mut Driver<'_>) -> Check {
+    let (_, fill) = end_game(d)?;
+    // A Start press during the fill only toggles the pause byte; the fill goes on.
+    d.idle_until_frame(fill.lock + 99)?;
+    d.step(Buttons::START)?;
+    let toggled = d.byte(map::PAUSE);
+    d.idle_until_frame(fill.lock + 250)?;
+    let filled = (0..=12).all(|row| (0..6).all(|c| d.cell(row, c) == 7));
+    Ok(Fact::compare(
+        (0xFF, true, false),
+        (toggled, filled, d.on_title()),
     ))
 }
 

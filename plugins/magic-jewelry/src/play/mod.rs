@@ -81,6 +81,51 @@ impl std::str::FromStr for Mode {
     }
 }
 
+/// What the player does when a game ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AfterGameOver {
+    /// Start held: the game resets and a new game starts (the game's normal flow).
+    #[default]
+    Restart,
+    /// Select, Start and Right held: the hidden continue empties the board and keeps the
+    /// score, the levels, the speed and the generator; a new Start press plays on.
+    Continue,
+}
+
+impl AfterGameOver {
+    pub const NAMES: [&'static str; 2] = ["restart", "continue"];
+
+    /// The buttons held on the game-over screen.
+    fn buttons(self) -> Buttons {
+        match self {
+            Self::Restart => Buttons::START,
+            Self::Continue => Buttons::SELECT | Buttons::START | Buttons::RIGHT,
+        }
+    }
+}
+
+impl fmt::Display for AfterGameOver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Restart => "restart",
+            Self::Continue => "continue",
+        })
+    }
+}
+
+impl std::str::FromStr for AfterGameOver {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "restart" => Ok(Self::Restart),
+            "continue" => Ok(Self::Continue),
+            other => Err(format!(
+                "unknown after-game-over `{other}` (restart or continue)"
+            )),
+        }
+    }
+}
+
 /// Decision times in buckets of 10 µs (the last collects longer ones), for the median.
 const TIME_BUCKETS: usize = 2000;
 const BUCKET_MICROS: u64 = 10;
@@ -232,6 +277,7 @@ pub struct Player {
     /// The generator trusted for the column in hand (after it made the next column shown).
     generator: Option<GameGenerator>,
     mode: Mode,
+    after_game_over: AfterGameOver,
     plan: Option<Plan>,
     replans: u32,
     /// The column in hand cannot move at all: nothing to search for until the next one.
@@ -284,6 +330,7 @@ impl Player {
             spawned: true,
             generator: None,
             mode,
+            after_game_over: AfterGameOver::default(),
             plan: None,
             replans: 0,
             stuck: false,
@@ -366,6 +413,15 @@ impl Player {
         }
     }
 
+    pub fn after_game_over(&self) -> AfterGameOver {
+        self.after_game_over
+    }
+
+    /// What to do at the next game over.
+    pub fn set_after_game_over(&mut self, after: AfterGameOver) {
+        self.after_game_over = after;
+    }
+
     /// Limits the cost of one decision. Without a time limit ([`Budget::is_deterministic`])
     /// every run makes the same choices, and the player waits for each one.
     pub fn set_budget(&mut self, budget: Budget) {
@@ -430,8 +486,10 @@ impl Player {
             // game sets up.
             Phase::Title | Phase::Paused => self.tap(Buttons::START),
             // After a game over the game waits for Start held, and resets; holding it on through
-            // the reset starts the next game.
-            Phase::GameOver => Buttons::START,
+            // the reset starts the next game. With Select and Right it continues instead, and
+            // the logo that follows waits for a new Start press.
+            Phase::GameOver => self.after_game_over.buttons(),
+            Phase::Continue => self.tap(Buttons::START),
             Phase::Setup if self.pressed.contains(Buttons::START) => Buttons::START,
             Phase::Falling => self.steer(view),
             // Set-up, clears, wild columns and spawns: presses there are lost or do harm.
