@@ -483,13 +483,11 @@ impl Player {
         }
         let buttons = match view.phase {
             // The title takes Start from its first frame: a press every other frame until the
-            // game sets up.
-            Phase::Title | Phase::Paused => self.tap(Buttons::START),
+            // game sets up. The continue's logo waits for a new press too.
+            Phase::Title | Phase::Paused | Phase::Continue => self.tap(Buttons::START),
             // After a game over the game waits for Start held, and resets; holding it on through
-            // the reset starts the next game. With Select and Right it continues instead, and
-            // the logo that follows waits for a new Start press.
+            // the reset starts the next game. With Select and Right it continues instead.
             Phase::GameOver => self.after_game_over.buttons(),
-            Phase::Continue => self.tap(Buttons::START),
             Phase::Setup if self.pressed.contains(Buttons::START) => Buttons::START,
             Phase::Falling => self.steer(view),
             // Set-up, clears, wild columns and spawns: presses there are lost or do harm.
