@@ -99,7 +99,9 @@ fn bare_deck(session: &Session) -> ControlDeck {
 
 /// Puts the deck in the session's state (the console's part of the session's state file).
 fn sync(deck: &mut ControlDeck, state: &[u8], rom_sha1: &str) {
-    let (_, payload) = decode_state_file(state, rom_sha1).expect("a state of this ROM");
+    let payload = decode_state_file(state, rom_sha1)
+        .expect("a state of this ROM")
+        .payload;
     deck.deserialize_state(payload).expect("same console");
 }
 

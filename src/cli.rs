@@ -120,31 +120,56 @@ pub struct WindowArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("outputs").multiple(true).args(["save_state", "record_movie", "gif"])))]
+#[command(group(clap::ArgGroup::new("outputs").multiple(true).args(["save_state", "record_movie", "gif", "checkpoint", "report"])))]
 pub struct RunArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// Run without a window (the only way `run` works; kept explicit for scripts).
     #[arg(long)]
     pub headless: bool,
-    /// Frames to run.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    pub frames: u64,
-    /// A save state to start from (made by the window's F5 with the same ROM); it is checked
-    /// and tried before it is used.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["movie", "record_movie"])]
+    /// Frames to run: the run's length, or with --until the most it may run.
+    #[arg(long, value_name = "N", required_unless_present = "until", value_parser = clap::value_parser!(u64).range(1..))]
+    pub frames: Option<u64>,
+    /// Stop at the first frame where CONDITION holds: `rollover` (the score, jewels and level
+    /// displays have all rolled over since the run began), `game-over`, `jewels>=N`,
+    /// `score>=N`, `level>=N`, `columns>=N` (the conditions the plug-in offers); repeatable,
+    /// the first that holds ends the run.
+    #[arg(long, value_name = "CONDITION")]
+    pub until: Vec<String>,
+    /// A save state to start from (made by the window's F5 with the same ROM), or a
+    /// checkpoint to resume a run from; it is checked and tried before it is used.
+    #[arg(long, value_name = "FILE", conflicts_with = "movie")]
     pub state: Option<PathBuf>,
     /// Write the state at the end of the run to FILE.
     #[arg(long, value_name = "FILE")]
     pub save_state: Option<PathBuf>,
+    /// Write a checkpoint to FILE every --checkpoint-every frames (each replaces the last only
+    /// once whole): the console, the AI's own state and the movie being recorded, so that
+    /// `--state FILE` resumes the run as if it had not stopped. FILE may be the --state the
+    /// run resumed from.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Frames between checkpoints.
+    #[arg(long, value_name = "N", requires = "checkpoint", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub checkpoint_every: u64,
     /// Record controller 1 from power-on (the buttons applied every frame, whoever pressed
-    /// them) to an fm2 movie FILE.
+    /// them) to an fm2 movie FILE; resumed from a checkpoint, the movie it carries goes on.
     #[arg(long, value_name = "FILE")]
     pub record_movie: Option<PathBuf>,
-    /// Write an animated GIF of the run to FILE (every other frame, 30 pictures a second).
+    /// Write an animated GIF of the run to FILE: a picture every --gif-every frames, shown at
+    /// 30 pictures a second.
     #[arg(long, value_name = "FILE")]
     pub gif: Option<PathBuf>,
-    /// Replace the files of --save-state, --record-movie and --gif if they exist.
+    /// Frames between the GIF's pictures: 2 shows the game in real time, 1000 a marathon as a
+    /// time-lapse.
+    #[arg(long, value_name = "N", requires = "gif", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub gif_every: u64,
+    /// Write the summary as JSON and plots of the run as PNG (jewels on the board, level, fall
+    /// speed, points and decision time per column, rollovers marked) into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub report: Option<PathBuf>,
+    /// Replace the files of --save-state, --record-movie, --gif, --checkpoint and --report if
+    /// they exist.
     #[arg(long, requires = "outputs")]
     pub force: bool,
     /// Print the summary as JSON.
@@ -160,6 +185,10 @@ pub struct RunArgs {
 pub struct RamArgs {
     #[command(flatten)]
     pub game: GameArgs,
+    /// Start from a save state or checkpoint instead of power-on (N counts from power-on,
+    /// so it is at least the state's frame).
+    #[arg(long, value_name = "FILE", conflicts_with = "movie")]
+    pub state: Option<PathBuf>,
     /// Frame at which to show RAM.
     #[arg(long, value_name = "N")]
     pub frame: u64,

@@ -8,7 +8,7 @@ use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
-/// Frames of the emulator per picture kept.
+/// Frames of the emulator per picture kept, unless told otherwise: real time.
 const EVERY: u64 = 2;
 /// Delays in hundredths of a second, in turn: 10 per 3 pictures, a third of a second per 20
 /// frames.
@@ -35,6 +35,8 @@ pub enum GifError {
 pub struct GifCapture {
     encoder: gif::Encoder<BufWriter<File>>,
     path: PathBuf,
+    /// Frames per picture kept.
+    every: u64,
     frames_seen: u64,
     pictures: u64,
 }
@@ -69,15 +71,23 @@ impl GifCapture {
         Ok(Self {
             encoder,
             path: path.to_owned(),
+            every: EVERY,
             frames_seen: 0,
             pictures: 0,
         })
     }
 
+    /// Keeps one picture every `frames` frames (at least 1): 2 is real time, more a
+    /// time-lapse.
+    pub fn every(mut self, frames: u64) -> Self {
+        self.every = frames.max(1);
+        self
+    }
+
     /// Offers the emulator's picture of one frame (256x240 RGBA); every other one is kept.
     pub fn frame(&mut self, rgba: &[u8]) -> Result<(), GifError> {
         self.frames_seen += 1;
-        if !(self.frames_seen - 1).is_multiple_of(EVERY)
+        if !(self.frames_seen - 1).is_multiple_of(self.every)
             || rgba.len() < SCREEN_WIDTH * SCREEN_HEIGHT * 4
         {
             return Ok(());

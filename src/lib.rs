@@ -7,7 +7,9 @@
 //! - [`session`]: one running console with its plug-ins.
 //! - [`plugin_host`]: calls plug-ins every frame and contains their failures.
 //! - [`gif_capture`]: animated GIFs of the picture.
-//! - [`headless`]: runs a session without a window and summarises it.
+//! - [`headless`]: runs a session without a window, until a condition holds, with checkpoints
+//!   and a report, and summarises it.
+//! - [`progress`]: progress bars on a terminal.
 //! - [`record`]: RAM traces of any ROM, driven by a script or the plug-ins.
 //! - [`ram_edit`]: RAM pokes and freezes from the command line.
 //! - [`inspector`]: text views of plug-in inspections.
@@ -22,6 +24,7 @@ pub mod headless;
 pub mod inspector;
 pub mod movie;
 pub mod plugin_host;
+pub mod progress;
 pub mod ram_edit;
 pub mod record;
 pub mod rom;

@@ -88,7 +88,12 @@ fn run(cli: Cli, plugins: &Plugins) -> anyhow::Result<ExitCode> {
     match cli.command {
         None => play(&cli.play, plugins),
         Some(Command::Run(args)) => {
-            let mut session = open_session(&args.game, plugins)?;
+            // Nothing looks at the picture without a GIF: the PPU need not draw it.
+            let config = SessionConfig {
+                video: args.gif.is_some(),
+                ..SessionConfig::default()
+            };
+            let mut session = open_session_with(&args.game, plugins, config)?;
             report_messages(&mut session);
             run_command::run(&args, &mut session)?;
             Ok(ExitCode::SUCCESS)
@@ -158,6 +163,19 @@ fn play(_: &cli::PlayArgs, _: &Plugins) -> anyhow::Result<ExitCode> {
 fn ram(args: &cli::RamArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
     let mut session = open_session(&args.game, plugins)?;
     report_messages(&mut session);
+    if let Some(path) = &args.state {
+        session
+            .load_state_file(path)
+            .with_context(|| format!("cannot start from {}", path.display()))?;
+        if session.frame_number() > args.frame {
+            anyhow::bail!(
+                "--frame {}: {} is at frame {}, past it",
+                args.frame,
+                path.display(),
+                session.frame_number()
+            );
+        }
+    }
     let mut before = inspect(&session);
     while session.frame_number() < args.frame {
         session.run_frame()?;
@@ -234,8 +252,8 @@ fn record(args: &cli::RecordArgs, plugins: &Plugins) -> anyhow::Result<ExitCode>
     };
     // A script's length in frames is known only once it has run.
     let bar = match Some(frames).filter(|_| script.is_none()) {
-        Some(frames) => magic_jewelry_lab::progress_bar(frames, true, "frames"),
-        None => indicatif::ProgressBar::new_spinner().with_message("frames"),
+        Some(frames) => jewelbot::progress::bar(frames, "frames"),
+        None => jewelbot::progress::spinner("frames"),
     };
     let recorded = jewelbot::record::record(
         &mut session,
@@ -303,7 +321,7 @@ fn conform(path: Option<&Path>) -> anyhow::Result<ExitCode> {
     let limit = magic_jewelry_lab::conform::FRAME_LIMIT;
     let mut out = std::io::stdout().lock();
     let scenarios = magic_jewelry::conformance::scenarios().len() as u64;
-    let bar = magic_jewelry_lab::progress_bar(scenarios, true, "scenarios");
+    let bar = jewelbot::progress::bar(scenarios, "scenarios");
     let report = magic_jewelry_lab::conform::run_with_progress(
         &mut session,
         &identity,

@@ -8,8 +8,8 @@
 //! limited so a plug-in that fails every frame cannot flood the user.
 
 use jewelbot_plugin::{
-    Buttons, FrameContext, Inspection, Plugin, PluginOption, Ram, Recording, RomIdentity, Stat,
-    Status,
+    Buttons, FrameContext, Inspection, Milestone, Plugin, PluginOption, Ram, Recording,
+    RomIdentity, Series, Stat, Status, StopCondition,
 };
 use std::collections::VecDeque;
 use std::panic::{self, AssertUnwindSafe};
@@ -485,6 +485,75 @@ impl PluginHost {
                     .map(|s| (slot.name().to_owned(), s))
             })
             .collect()
+    }
+
+    /// An integer statistic by key, from the first running plug-in that has it.
+    pub fn stat(&self, key: &str) -> Option<i64> {
+        self.slots
+            .iter()
+            .filter(|s| s.is_running())
+            .find_map(|slot| guarded(|| slot.plugin.stat(key)).ok().flatten())
+    }
+
+    /// The conditions the active plug-ins offer runs to stop at.
+    pub fn stop_conditions(&self) -> Vec<StopCondition> {
+        self.active()
+            .flat_map(|slot| guarded(|| slot.plugin.stop_conditions()).unwrap_or_default())
+            .collect()
+    }
+
+    /// The series of the plug-ins that ran, for reports.
+    pub fn series(&self) -> Vec<Series> {
+        self.slots
+            .iter()
+            .filter(|s| s.is_running())
+            .flat_map(|slot| guarded(|| slot.plugin.series()).unwrap_or_default())
+            .collect()
+    }
+
+    /// The milestones of the plug-ins that ran, in the order of their frames.
+    pub fn milestones(&self) -> Vec<Milestone> {
+        let mut milestones: Vec<Milestone> = self
+            .slots
+            .iter()
+            .filter(|s| s.is_running())
+            .flat_map(|slot| guarded(|| slot.plugin.milestones()).unwrap_or_default())
+            .collect();
+        milestones.sort_by_key(|m| m.frame);
+        milestones
+    }
+
+    /// Every running plug-in's snapshot for a checkpoint, by name; `None` while one of them
+    /// cannot give one now. A plug-in that panics here gives none: it will resume fresh.
+    pub fn checkpoint(&mut self) -> Option<Vec<(String, Vec<u8>)>> {
+        let mut snapshots = Vec::new();
+        for slot in self.slots.iter_mut().filter(|s| s.is_running()) {
+            match guarded(|| slot.plugin.checkpoint()) {
+                Ok(Some(snapshot)) => snapshots.push((slot.plugin.name().to_owned(), snapshot)),
+                Ok(None) => return None,
+                Err(_) => {}
+            }
+        }
+        Some(snapshots)
+    }
+
+    /// Gives each plug-in its snapshot back (after the console's state is loaded); a plug-in
+    /// that refuses it or panics carries on fresh, with a message.
+    pub fn resume(&mut self, snapshots: &[(String, Vec<u8>)], ram: &Ram) {
+        for slot in self.slots.iter_mut().filter(|s| s.is_running()) {
+            let name = slot.plugin.name().to_owned();
+            let Some((_, snapshot)) = snapshots.iter().find(|(n, _)| *n == name) else {
+                continue;
+            };
+            let refusal = match guarded(|| slot.plugin.resume(snapshot, ram)) {
+                Ok(Ok(())) => continue,
+                Ok(Err(reason)) => reason,
+                Err(panic) => format!("it panicked: {panic}"),
+            };
+            self.messages.push(format!(
+                "{name} could not take back its state from the checkpoint and starts afresh: {refusal}"
+            ));
+        }
     }
 
     fn active(&self) -> impl Iterator<Item = &PluginSlot> {

@@ -10,15 +10,10 @@ mod differential;
 use differential::{cartridge_session, compare, schedule_seeds, Options, Recorder};
 use jewelbot::record::{record_trace, Driver};
 use jewelbot_plugin::{Machine, Script};
+use magic_jewelry::game_view::GameView;
+use magic_jewelry::play::tracker::Tracker;
 use magic_jewelry::recordings::load as load_trace;
 use magic_jewelry::recordings::Recording;
-
-/// Frames of the player's recording the cartridge follows in step. The first difference is
-/// the Down-release race (`docs/magic-jewelry.md`, "Controls"): at frame 8,858 Down is released
-/// on the frame the soft-drop timer expires and the real game still drops the column, as it
-/// does about a third of the time; the cartridge, like the majority, does not, and the real
-/// game's lock at frame 8,868 comes a row early. A lower number is a regression.
-const PLAYER_FRAMES_IN_STEP: u64 = 8_867;
 
 /// Plays a scripted recording's script on the cartridge and compares with the recording,
 /// which holds the events, locks and spawns the manifest gives.
@@ -95,16 +90,36 @@ fn the_comparison_sees_a_changed_byte_and_a_late_event() {
     assert!(report.to_string().contains("`lock`"), "{report}");
 }
 
-/// The player's inputs, frame by frame, on the cartridge: stopped once the two games have
-/// parted (checked every 500 frames), so only the frames in step and a margin are emulated.
+/// The player's 60,000-frame recording, its inputs frame by frame on the cartridge, the real
+/// game's side of each Down-release race given as the warm-reset seeds are: in step to the last
+/// frame, every lock and every spawn with the real columns, board and counters.
 #[test]
 fn player_inputs_stay_in_step() {
-    const CHECK_EVERY: u64 = 500;
-    /// Frames run past a difference before it is taken as final (events may be 2 frames late).
-    const MARGIN: u64 = 10;
     let real = load_trace("player-fast-60k");
+    let races = differential::races(&real);
+    let down_release: Vec<u64> = races
+        .iter()
+        .filter(|&&(_, hook, _)| hook == differential::RACE_FALL)
+        .map(|&(frame, _, _)| frame)
+        .collect();
+    assert_eq!(
+        down_release,
+        [8858, 11306, 19194, 29594, 31818, 34042, 41178, 43562, 45946, 48394, 53578],
+        "the frames where the real game took the rarer side of the Down-release race"
+    );
+    let count = |hook: u16, value: u8| races.iter().filter(|r| (r.1, r.2) == (hook, value)).count();
+    assert_eq!(
+        (
+            count(differential::RACE_SPAWN, 1),
+            count(differential::RACE_SPAWN, 2),
+            count(differential::RACE_LATE, 1)
+        ),
+        (5, 148, 7),
+        "quiet locks spawning on the lock frame and the next, late first steps"
+    );
     let mut session = cartridge_session();
     schedule_seeds(&mut session, &real);
+    differential::schedule_races(&mut session, &real);
     let routines = session
         .plugins()
         .recording()
@@ -112,7 +127,6 @@ fn player_inputs_stay_in_step() {
         .routines;
     session.watch_routines(&routines);
     let mut recorder = Recorder::default();
-    let mut report = None;
     for frame in &real.frames {
         for &(address, value) in &frame.pokes {
             session.poke(address, value);
@@ -120,31 +134,85 @@ fn player_inputs_stay_in_step() {
         session.step(frame.buttons).expect("the cartridge runs");
         let events = session.take_events();
         recorder.frame(frame.buttons, events, session.ram());
-        let done = recorder.len() == real.frames.len() as u64;
-        if recorder.len() % CHECK_EVERY == 0 || done {
-            let options = Options {
-                frames: recorder.len(),
-                ..Options::default()
+    }
+    let report = compare(&real, &recorder.trace(), &Options::default());
+    println!("player-fast-60k: {report}");
+    assert!(report.is_clean(), "{report}");
+    assert_eq!(report.frames_in_step(), 60_000, "{report}");
+    assert_eq!(report.events_matched, report.events, "{report}");
+    // And with no tolerance: every event on the real game's frame.
+    let exact = compare(
+        &real,
+        &recorder.trace(),
+        &Options {
+            tolerance: 0,
+            ..Options::default()
+        },
+    );
+    assert!(
+        exact.is_clean() && exact.events_matched == exact.events,
+        "{exact}"
+    );
+    assert_eq!((report.locks, report.locks_matched), (531, 531), "{report}");
+    assert_eq!(
+        (
+            report.spawns,
+            report.spawns_columns,
+            report.spawns_board,
+            report.spawns_counters
+        ),
+        (531, 531, 531, 531),
+        "{report}"
+    );
+    // Every column the player saw spawn (the tracker's rule on RAM): the same columns on the
+    // same board, on the same frame.
+    let spawns = |trace: &jewelbot_plugin::Trace| {
+        let mut tracker = Tracker::default();
+        let mut seen = Vec::new();
+        let mut replay = trace.replay();
+        while let Some((frame, ram)) = replay.next() {
+            let Ok(view) = GameView::decode(ram) else {
+                tracker.note_inconsistent();
+                continue;
             };
-            let partial = compare(&real, &recorder.trace(), &options);
-            let parted = partial
-                .first_divergence()
-                .is_some_and(|f| f + MARGIN < recorder.len());
-            if parted || done {
-                report = Some(partial);
-                break;
+            if tracker.observe(&view).spawned {
+                seen.push((frame.number, view.current, view.next, view.board));
             }
         }
+        seen
+    };
+    let twin = recorder.trace();
+    let (real_spawns, twin_spawns) = (spawns(&real), spawns(&twin));
+    assert_eq!(real_spawns.len(), 531);
+    assert_eq!(twin_spawns.len(), real_spawns.len());
+    for (r, t) in real_spawns.iter().zip(&twin_spawns) {
+        assert_eq!(r.0, t.0, "a spawn on the real game's frame");
+        assert_eq!(
+            (r.1, r.2, &r.3),
+            (t.1, t.2, &t.3),
+            "the spawn at frame {}",
+            r.0
+        );
     }
-    let report = report.expect("compared");
-    println!("player-fast-60k: {report}");
-    let in_step = report.frames_in_step();
-    assert!(
-        in_step >= PLAYER_FRAMES_IN_STEP,
-        "the cartridge followed the player's inputs for {in_step} frames ({PLAYER_FRAMES_IN_STEP} before):\n{report}"
-    );
-    // Up to the first difference, every lock and spawn agreed.
-    assert_eq!(report.locks_matched, report.locks, "{report}");
-    assert_eq!(report.spawns_columns, report.spawns, "{report}");
-    assert_eq!(report.spawns_board, report.spawns, "{report}");
+    // Read frame by frame without tracking, "(3, 0) with another position or colours the frame
+    // before" fires 626 times (the 531 and the wild column's flashing at the spawn point): the
+    // cartridge shows the same 626, with the same colours, on the same frames.
+    let naive = |trace: &jewelbot_plugin::Trace| {
+        let mut seen = Vec::new();
+        let mut replay = trace.replay();
+        let mut before: Option<[u8; 5]> = None;
+        while let Some((frame, ram)) = replay.next() {
+            let now = [ram[0x56], ram[0x57], ram[0x5C], ram[0x5D], ram[0x5E]];
+            if now[..2] == [3, 0] && before.is_some_and(|b| b != now) {
+                seen.push((frame.number, now));
+            }
+            before = Some(now);
+        }
+        seen
+    };
+    let (real_naive, twin_naive) = (naive(&real), naive(&twin));
+    assert_eq!((real_naive.len(), twin_naive.len()), (626, 626));
+    for (r, t) in real_naive.iter().zip(&twin_naive) {
+        assert_eq!(r, t, "on the real game, and here");
+    }
 }

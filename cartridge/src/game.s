@@ -214,13 +214,26 @@ st_fall:
     beq :+
     lda #BTN_DOWN
     sta soft_armed
-:   lda fall_speed
-    ldx held_down
+:   ldx fall_period         ; the period in force before this frame
+    lda fall_speed
+    ldy held_down
     beq :+
-    ldx soft_armed
+    ldy soft_armed
     beq :+
     lda #SOFT_PERIOD
 :   sta fall_period
+    ; The Down-release race (docs/magic-jewelry.md, "Controls"): the real game's check can
+    ; still see the period in force before the frame; which side it takes depends on its
+    ; CPU timing, which no state of the game tells. This cartridge takes the usual side; a
+    ; test that replays a recording gives it the real game's other side by writing
+    ; race_fall before the frame.
+    ldy race_fall
+    beq @check
+    ldy #0
+    sty race_fall
+    sta race_period         ; in force once the column has dropped; a lock keeps the old
+    stx fall_period
+@check:
     lda fall_timer
     cmp fall_period
     bcc @rest
@@ -232,7 +245,12 @@ st_fall:
     inc col_y
     jsr draw_column
 @rest:
-    jsr can_fall
+    lda race_period
+    beq :+
+    sta fall_period
+    lda #0
+    sta race_period
+:   jsr can_fall
     bcs @flash
     jsr column_index
     tya
@@ -256,6 +274,8 @@ st_fall:
 @done:
     rts
 @lock:
+    lda #0
+    sta race_period
     jmp lock
 
 ; A or B: [top, middle, bottom] becomes [bottom, top, middle]; with Select held, top and
@@ -335,7 +355,15 @@ lock:
     lda #1
     sta step
     sta post_pending
-    jmp start_clear
+    ; A test's race_late: the real game's first step starts a frame later this time.
+    lda race_late
+    beq :+
+    lda #0
+    sta race_late
+    lda #ST_CHAIN           ; the step starts on the next frame
+    sta state
+    rts
+:   jmp start_clear
 @none:
     lda #0
     sta post_pending
@@ -351,6 +379,17 @@ lock:
     jmp game_over
 :   lda #ST_POST
     sta state
+    ; A test's race_spawn: the real game's next column came on the lock frame (1) or the next
+    ; (2) this time.
+    lda race_spawn
+    beq @rule
+    ldx #0
+    stx race_spawn
+    cmp #1
+    bne :+
+    jmp st_post
+:   rts
+@rule:
     ; The next column comes on the next frame, or at once when the spawn column stands
     ; 7 high (a jewel in row 6) and the column fell at the first level's speed (no soft
     ; drop): the real game's lock is that much quicker then.

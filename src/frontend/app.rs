@@ -552,7 +552,7 @@ impl App {
             return self.say(format!("slot {} is empty", self.slot));
         }
         match self.session.load_state_file(&path) {
-            Ok(()) => {
+            Ok(_) => {
                 self.after_jump();
                 self.say(format!("loaded slot {}", self.slot));
             }

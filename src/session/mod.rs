@@ -1,11 +1,13 @@
 //! An emulator session: a `tetanes-core` console with a ROM, its plug-ins and who holds the
 //! controller.
 
+mod checkpoint;
 mod state_file;
 mod trial;
 
 pub use state_file::{
-    decode as decode_state_file, StateFileError, StateHeader, FORMAT_VERSION, HOST_VERSION,
+    decode as decode_state_file, Decoded, StateFileError, StateHeader, CHECKPOINT_FORMAT,
+    FORMAT_VERSION, HOST_VERSION,
 };
 pub use trial::TrialError;
 
@@ -85,6 +87,9 @@ pub struct SessionConfig {
     /// Emulate the PPU's warm-up after power-on, when it ignores writes to its control
     /// registers for about a frame (tetanes-core's `emulate_ppu_warmup`; FCEUX does not).
     pub ppu_warmup: bool,
+    /// Render pixels. Off, the PPU still runs every cycle (games see no difference, RAM is
+    /// the same frame for frame) but draws no picture: for runs nothing looks at.
+    pub video: bool,
 }
 
 impl Default for SessionConfig {
@@ -93,6 +98,7 @@ impl Default for SessionConfig {
             audio: false,
             sample_rate: 48_000.0,
             ppu_warmup: false,
+            video: true,
         }
     }
 }
@@ -127,11 +133,13 @@ impl Session {
         plugins: Vec<Box<dyn Plugin>>,
         config: SessionConfig,
     ) -> Result<Self, SessionError> {
-        let headless = if config.audio {
-            HeadlessMode::empty()
-        } else {
-            HeadlessMode::NO_AUDIO
-        };
+        let mut headless = HeadlessMode::empty();
+        if !config.audio {
+            headless |= HeadlessMode::NO_AUDIO;
+        }
+        if !config.video {
+            headless |= HeadlessMode::NO_VIDEO;
+        }
         // Reproducible power-on RAM (then filled as `power_on` says), no battery files next
         // to anything, a sharp picture.
         let deck_config = Config::default()
@@ -461,6 +469,11 @@ impl Session {
     /// The whole console state as a state file's bytes: a header naming this host and ROM,
     /// then the core's state (`state_file`).
     pub fn save_state(&self) -> Result<Vec<u8>, SessionError> {
+        let (header, payload) = self.console_state()?;
+        Ok(state_file::encode(&header, &payload, None))
+    }
+
+    fn console_state(&self) -> Result<(StateHeader, Vec<u8>), SessionError> {
         let state_err = |e: tetanes_core::control_deck::Error| SessionError::State(e.to_string());
         let mut payload = vec![0; self.deck.serialized_state_len().map_err(state_err)?];
         let len = self
@@ -473,22 +486,79 @@ impl Session {
             rom_sha1: self.rom.prg_chr_sha1.clone(),
             frame: self.frame,
         };
-        Ok(state_file::encode(&header, &payload))
+        Ok((header, payload))
     }
 
-    /// Restores a state from [`Session::save_state`]. The bytes are checked (format, host
-    /// version, ROM, checksum) and the state is tried on a copy of the console before it
-    /// replaces this one: on any error the running console is exactly as it was.
-    pub fn load_state(&mut self, state: &[u8]) -> Result<(), SessionError> {
-        let (header, payload) = state_file::decode(state, &self.rom.prg_chr_sha1)?;
-        let mut restored = trial::restore_on_copy(&self.deck, payload)?;
+    /// A checkpoint: the console's state with what a run needs to carry on from it as if it
+    /// had not stopped (the plug-ins' own state, the buttons they chose for the next frame,
+    /// the movie being recorded) and `run`, the caller's record of the run. `None` while a
+    /// plug-in cannot give its state: try again after a later frame.
+    pub fn checkpoint(&mut self, run: serde_json::Value) -> Result<Option<Vec<u8>>, SessionError> {
+        let Some(snapshots) = self.plugins.checkpoint() else {
+            return Ok(None);
+        };
+        let (header, payload) = self.console_state()?;
+        let extras = checkpoint::Extras {
+            buttons: self.plugin_buttons.bits(),
+            plugins: snapshots
+                .into_iter()
+                .map(|(name, bytes)| checkpoint::PluginSnapshot::new(name, &bytes))
+                .collect(),
+            movie: self.movies.recording_mut().map(|movie| movie.to_fm2()),
+            run,
+        };
+        Ok(Some(state_file::encode(
+            &header,
+            &payload,
+            Some(&extras.encode()),
+        )))
+    }
+
+    /// Restores a state from [`Session::save_state`] or [`Session::checkpoint`]. The bytes are
+    /// checked (format, host version, ROM, checksum) and the state is tried on a copy of the
+    /// console before it replaces this one: on any error the running console is exactly as it
+    /// was. A checkpoint also gives the plug-ins their state back, continues the movie it was
+    /// recording, and returns the run's record.
+    pub fn load_state(&mut self, state: &[u8]) -> Result<Option<serde_json::Value>, SessionError> {
+        let decoded = state_file::decode(state, &self.rom.prg_chr_sha1)?;
+        let extras = decoded
+            .extras
+            .map(|bytes| checkpoint::Extras::decode(bytes, state_file::MAX_FILE_LEN * 64))
+            .transpose()
+            .map_err(SessionError::State)?;
+        let movie = extras
+            .as_ref()
+            .and_then(|e| e.movie.as_deref())
+            .map(Movie::parse)
+            .transpose()?;
+        let mut restored = trial::restore_on_copy(&self.deck, decoded.payload)?;
         // A state keeps its pads' settings; ours are the session's.
         restored.set_concurrent_dpad(true);
         self.deck = restored;
-        self.frame = header.frame;
+        self.frame = decoded.header.frame;
         self.movies.interrupt();
         self.after_discontinuity();
-        Ok(())
+        let Some(extras) = extras else {
+            return Ok(None);
+        };
+        if let Some(movie) = movie {
+            self.power_on = movie.power_on;
+            self.movies.record(movie);
+        }
+        let snapshots: Vec<(String, Vec<u8>)> = extras
+            .plugins
+            .iter()
+            .filter_map(|p| p.bytes().ok().map(|bytes| (p.name.clone(), bytes)))
+            .collect();
+        self.plugins.resume(&snapshots, self.deck.wram());
+        self.plugin_buttons = Buttons::from_bits(extras.buttons);
+        Ok(Some(extras.run))
+    }
+
+    /// A movie recorded from power-on is being carried on (from a checkpoint, or since the
+    /// session began).
+    pub fn is_recording_movie(&mut self) -> bool {
+        self.movies.recording_mut().is_some()
     }
 
     /// Writes the state to `path`, replacing a state there only whole (a failed write keeps
@@ -499,8 +569,12 @@ impl Session {
         Ok(())
     }
 
-    /// Loads a state file; only a regular file of a plausible size is opened.
-    pub fn load_state_file(&mut self, path: &Path) -> Result<(), SessionError> {
+    /// Loads a state or checkpoint file ([`Session::load_state`]); only a regular file of a
+    /// plausible size is opened.
+    pub fn load_state_file(
+        &mut self,
+        path: &Path,
+    ) -> Result<Option<serde_json::Value>, SessionError> {
         let state = files::read_regular(path, "save state", state_file::MAX_FILE_LEN)?;
         self.load_state(&state)
     }

@@ -59,6 +59,72 @@ pub fn schedule_seeds(session: &mut Session, real: &Trace) {
     }
 }
 
+/// The open cartridge's race hooks (`cartridge/README.md`): written before a frame, each makes
+/// the cartridge take the real game's rarer side of a race on that frame.
+pub const RACE_FALL: u16 = 0x07E0;
+pub const RACE_SPAWN: u16 = 0x07E1;
+pub const RACE_LATE: u16 = 0x07E2;
+
+/// Where the real game's recording shows the side it took of a race that its CPU timing
+/// decides (`docs/magic-jewelry.md`, "Races"), as (frame, hook, value) to write before that
+/// frame. Nothing in RAM tells these sides in advance: the test gives them to the cartridge
+/// from the recording, as it gives it the warm-reset seeds.
+///
+/// - The Down-release race: Down let go on the frame the soft-drop timer expires (on the frame
+///   before, a controllable column with the soft drop armed, 2 frames a row, the timer at 1,
+///   Down held), and the column still dropped or locked.
+/// - The next column after a quiet lock: on the lock frame or the next.
+/// - A first match step that starts a frame late: its collapse 86 frames after the lock, not 85.
+pub fn races(real: &Trace) -> Vec<(u64, u16, u8)> {
+    use magic_jewelry::game_view::{GameView, Phase};
+    let down = |b: Buttons| b.contains(Buttons::DOWN);
+    let mut races = Vec::new();
+    let mut replay = real.replay();
+    let mut before: Option<(Ram, Buttons)> = None;
+    while let Some((frame, ram)) = replay.next() {
+        if let Some((prev, held)) = &before {
+            let racing = GameView::decode(prev).is_ok_and(|v| v.phase == Phase::Falling)
+                && prev[0x65] != 0
+                && prev[0x5A] == 2
+                && prev[0x59] == 1
+                && down(*held)
+                && !down(frame.buttons);
+            let fell = ram[0x56] == prev[0x56] && ram[0x57] == prev[0x57].wrapping_add(1);
+            if racing && (fell || frame.has("lock")) {
+                races.push((frame.number, RACE_FALL, 1));
+            }
+        }
+        before = Some((*ram, frame.buttons));
+    }
+    let at = |k: u64| real.frames.get(k.wrapping_sub(1) as usize);
+    for lock in real
+        .frames
+        .iter()
+        .filter(|f| f.has("lock"))
+        .map(|f| f.number)
+    {
+        let spawned_at = |k: u64| at(k).is_some_and(|f| f.has("spawn"));
+        if spawned_at(lock) {
+            races.push((lock, RACE_SPAWN, 1));
+        } else if spawned_at(lock + 1) {
+            races.push((lock, RACE_SPAWN, 2));
+        } else if at(lock + 86).is_some_and(|f| f.has("match-check"))
+            && !at(lock + 85).is_some_and(|f| f.has("match-check"))
+        {
+            races.push((lock, RACE_LATE, 1));
+        }
+    }
+    races.sort_unstable();
+    races
+}
+
+/// Gives `session` the real game's side of every race in `real` ([`races`]).
+pub fn schedule_races(session: &mut Session, real: &Trace) {
+    for (frame, hook, value) in races(real) {
+        session.schedule_poke(frame, hook, value);
+    }
+}
+
 /// Builds a trace frame by frame, RAM kept as changes like the recordings.
 pub struct Recorder {
     frames: Vec<TraceFrame>,
@@ -94,10 +160,6 @@ impl Recorder {
             notes: Vec::new(),
             changes,
         });
-    }
-
-    pub fn len(&self) -> u64 {
-        self.frames.len() as u64
     }
 
     pub fn trace(&self) -> Trace {

@@ -2,7 +2,7 @@
 //! each fill level, its log10 with the fitted tail extrapolated to a full board, and the share
 //! of columns that fell at each speed.
 //!
-//! The PNG text is drawn with an embedded DejaVu Sans Mono (`assets/fonts`, Bitstream Vera
+//! The PNG text is drawn with an embedded DejaVu Sans Mono (`assets/fonts` at the top of the repository, Bitstream Vera
 //! licence), so plots need no system font libraries.
 
 use super::sim::Report;
@@ -18,7 +18,7 @@ const SIZE: (u32, u32) = (900, 600);
 
 /// The font every plot's text uses.
 const FONT: &str = "sans-serif";
-static FONT_BYTES: &[u8] = include_bytes!("../assets/fonts/DejaVuSansMono.ttf");
+static FONT_BYTES: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSansMono.ttf");
 
 fn register_font() -> anyhow::Result<()> {
     static REGISTER: Once = Once::new();

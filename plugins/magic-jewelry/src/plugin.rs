@@ -4,14 +4,17 @@ use crate::dumps::{self, Identification};
 use crate::engine::{self, AnyEvaluator, Budget, Objective};
 use crate::game_view::{cell_char, GameView, Grid, Jewels};
 use crate::memory_map::{self as map, Format, FIELDS};
-use crate::play::tracker::Tracker;
+use crate::play::history::{History, ALL_ROLLED_OVER};
+use crate::play::tracker::{PlayStats, Tracker};
 use crate::play::Player;
+use crate::play::PlayerSnapshot;
 pub use crate::play::{AfterGameOver, Mode};
 use crate::screen::{self, Geometry};
 use jewelbot_plugin::{
-    Buttons, Field, FrameContext, Inspection, NumberRange, Panel, Plugin, PluginOption, Ram,
-    Recording, RomIdentity, Stat, StatValue,
+    Buttons, Field, FrameContext, Inspection, Milestone, NumberRange, Panel, Plugin, PluginOption,
+    Ram, Recording, RomIdentity, Series, Stat, StatValue, StopCondition,
 };
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -46,6 +49,8 @@ pub struct MagicJewelryPlugin {
     /// Built when a game is attached, from the settings above.
     player: Option<Player>,
     tracker: Tracker,
+    /// Every column placed and the counters' rollovers, since the run began.
+    history: History,
     /// Where the attached game draws its playfield.
     geometry: Geometry,
     /// The attached game's event routines, for recorders.
@@ -68,6 +73,7 @@ impl Default for MagicJewelryPlugin {
             time_budget: None,
             player: None,
             tracker: Tracker::default(),
+            history: History::default(),
             geometry: Geometry::default(),
             routines: Vec::new(),
         }
@@ -227,12 +233,23 @@ impl Plugin for MagicJewelryPlugin {
             _ => Buttons::NONE,
         };
         ctx.set_buttons(buttons);
+        let decision = self
+            .player
+            .as_ref()
+            .map_or(0, |p| p.last_decision().as_micros());
+        self.history.observe(
+            ctx.frame_number(),
+            &view,
+            events,
+            u32::try_from(decision).unwrap_or(u32::MAX),
+        );
         let note = self.player.as_mut().and_then(Player::take_explanation);
         self.show_status(ctx, &view, note);
     }
 
     fn on_reset(&mut self) {
         self.tracker.forget();
+        self.history.forget();
         if let Some(player) = &mut self.player {
             player.forget();
         }
@@ -394,6 +411,86 @@ impl Plugin for MagicJewelryPlugin {
         }
     }
 
+    fn stat(&self, key: &str) -> Option<i64> {
+        // The statistics runs wait on, without gathering the rest.
+        let stats = self.tracker.stats();
+        let counter = |f: fn(&GameView) -> u32| i64::from(self.tracker.previous().map_or(0, f));
+        let count = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+        Some(match key {
+            "columns_placed" => count(stats.columns_placed),
+            "game_overs" => count(stats.game_overs),
+            "score" => counter(|v| v.score),
+            "jewels" => counter(|v| v.jewels),
+            "level" => counter(|v| v.level),
+            "rollover_progress" => self.history.rollover_progress(),
+            _ => {
+                return self.stats().into_iter().find_map(|s| match s.value {
+                    StatValue::Int(v) if s.key == key => Some(v),
+                    _ => None,
+                })
+            }
+        })
+    }
+
+    fn stop_conditions(&self) -> Vec<StopCondition> {
+        vec![
+            StopCondition::reached(
+                "rollover",
+                "the score, jewels and level displays have all rolled over since the run began",
+                "rollover_progress",
+                ALL_ROLLED_OVER,
+            ),
+            StopCondition::reached("game-over", "a game over", "game_overs", 1),
+            StopCondition::counter("jewels", "the jewels counter", "jewels"),
+            StopCondition::counter("score", "the score", "score"),
+            StopCondition::counter("level", "the displayed level", "level"),
+            StopCondition::counter("columns", "columns placed", "columns_placed"),
+        ]
+    }
+
+    fn series(&self) -> Vec<Series> {
+        self.history.series()
+    }
+
+    fn milestones(&self) -> Vec<Milestone> {
+        self.history.milestones()
+    }
+
+    fn checkpoint(&mut self) -> Option<Vec<u8>> {
+        if !self.tracker.between_columns() {
+            return None;
+        }
+        let player = match &self.player {
+            Some(player) => Some(player.snapshot()?),
+            None => None,
+        };
+        let snapshot = Snapshot {
+            version: SNAPSHOT_VERSION,
+            tracker: self.tracker.stats().clone(),
+            player,
+            history: self.history.clone(),
+        };
+        serde_json::to_vec(&snapshot).ok()
+    }
+
+    fn resume(&mut self, snapshot: &[u8], ram: &Ram) -> Result<(), String> {
+        let snapshot: Snapshot = serde_json::from_slice(snapshot)
+            .map_err(|e| format!("its snapshot does not read: {e}"))?;
+        if snapshot.version != SNAPSHOT_VERSION {
+            return Err(format!(
+                "its snapshot has version {}, this one reads {SNAPSHOT_VERSION}",
+                snapshot.version
+            ));
+        }
+        self.tracker
+            .resume(snapshot.tracker, GameView::decode(ram).ok());
+        self.history = snapshot.history;
+        if let (Some(player), Some(saved)) = (self.player.as_mut(), snapshot.player) {
+            player.restore(saved);
+        }
+        Ok(())
+    }
+
     fn stats(&self) -> Vec<Stat> {
         let stats = self.tracker.stats();
         let work = self.player.as_ref().map(Player::stats).unwrap_or_default();
@@ -406,7 +503,7 @@ impl Plugin for MagicJewelryPlugin {
         };
         let last = self.tracker.previous();
         let counter = |f: fn(&GameView) -> u32| u64::from(last.map_or(0, f));
-        vec![
+        let mut all = vec![
             int("columns_placed", "columns placed", stats.columns_placed),
             int(
                 "locked_as_planned",
@@ -466,8 +563,39 @@ impl Plugin for MagicJewelryPlugin {
                 "search threads started again",
                 work.worker_restarts,
             ),
-        ]
+            int(
+                "displays_rolled_over",
+                "displays rolled over (score, jewels, level)",
+                self.history.rolled_over() as u64,
+            ),
+            int(
+                "rollover_progress",
+                "thousandths of the way to every display rolled over",
+                self.history.rollover_progress().max(0) as u64,
+            ),
+        ];
+        for (name, frame) in self.history.rollover_frames() {
+            all.push(int(
+                &format!("{name}_rollover_frame"),
+                &format!("frame the {name} display rolled over (0: not yet)"),
+                frame.unwrap_or(0),
+            ));
+        }
+        all
     }
+}
+
+/// Bumped whenever [`Snapshot`] changes.
+const SNAPSHOT_VERSION: u32 = 1;
+
+/// What the plug-in keeps in a checkpoint ([`Plugin::checkpoint`]): taken between columns,
+/// when nothing of a column is in hand.
+#[derive(Serialize, Deserialize)]
+struct Snapshot {
+    version: u32,
+    tracker: PlayStats,
+    player: Option<PlayerSnapshot>,
+    history: History,
 }
 
 /// Work and time limits: whole numbers, 0 for none.

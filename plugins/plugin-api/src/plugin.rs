@@ -1,4 +1,4 @@
-use crate::{Buttons, Inspection, Ram, RomIdentity, Status};
+use crate::{Buttons, Inspection, Milestone, Ram, RomIdentity, Series, Status, StopCondition};
 
 /// An in-process plug-in, called by the host once per rendered frame.
 ///
@@ -49,6 +49,47 @@ pub trait Plugin: Send {
     /// Running statistics for summaries (e.g. columns placed).
     fn stats(&self) -> Vec<Stat> {
         Vec::new()
+    }
+
+    /// One integer statistic of [`Plugin::stats`] by its key. The host asks every frame while
+    /// a run waits for a [`StopCondition`], so a plug-in whose statistics cost something to
+    /// gather answers this one directly.
+    fn stat(&self, key: &str) -> Option<i64> {
+        self.stats().into_iter().find_map(|s| match s.value {
+            StatValue::Int(v) if s.key == key => Some(v),
+            _ => None,
+        })
+    }
+
+    /// The conditions a run can stop at, over this plug-in's statistics (`run --until`).
+    fn stop_conditions(&self) -> Vec<StopCondition> {
+        Vec::new()
+    }
+
+    /// Quantities over the run so far, for a report's plots.
+    fn series(&self) -> Vec<Series> {
+        Vec::new()
+    }
+
+    /// Frames of the run so far worth marking on a report's plots.
+    fn milestones(&self) -> Vec<Milestone> {
+        Vec::new()
+    }
+
+    /// What the plug-in needs, with the console's state, to carry on from a checkpoint as if
+    /// the run had not stopped: its statistics, what it remembers of the last frames, the work
+    /// it has in hand. `None` when it cannot say now (in the middle of something): the host
+    /// asks again on a later frame. Called after [`Plugin::on_frame`].
+    fn checkpoint(&mut self) -> Option<Vec<u8>> {
+        Some(Vec::new())
+    }
+
+    /// Takes back what [`Plugin::checkpoint`] gave, once the console is back at that frame
+    /// (`ram` is its RAM at the end of that frame, as [`Plugin::on_frame`] saw it then); `Err`
+    /// explains why it cannot (a snapshot of another version, say).
+    fn resume(&mut self, snapshot: &[u8], ram: &Ram) -> Result<(), String> {
+        let _ = (snapshot, ram);
+        Ok(())
     }
 
     /// What a recorder should capture of the attached game (`jewelbot record`): the RAM ranges

@@ -34,7 +34,7 @@ impl Reading {
 
 /// The columns the generator made, as the player saw them come, oldest first; the last is the
 /// next column shown.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SeenColumns {
     columns: Vec<Column>,
 }

@@ -3,6 +3,7 @@
 //! frame by frame, never writing the game's state.
 
 pub mod foresight;
+pub mod history;
 pub mod injector;
 pub mod plan;
 pub mod tracker;
@@ -19,6 +20,7 @@ use foresight::{Reading, SeenColumns};
 use injector::{Injector, Seen, Step};
 use jewelbot_plugin::Buttons;
 use plan::Plan;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -131,7 +133,8 @@ const TIME_BUCKETS: usize = 2000;
 const BUCKET_MICROS: u64 = 10;
 
 /// How long decisions took.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "DecisionTimesData", try_from = "DecisionTimesData")]
 pub struct DecisionTimes {
     buckets: Box<[u32; TIME_BUCKETS]>,
     count: u64,
@@ -147,6 +150,43 @@ impl Default for DecisionTimes {
             total: Duration::ZERO,
             max: Duration::ZERO,
         }
+    }
+}
+
+/// [`DecisionTimes`] as serde sees it (its bucket array is longer than serde's arrays).
+#[derive(Serialize, Deserialize)]
+struct DecisionTimesData {
+    buckets: Vec<u32>,
+    count: u64,
+    total_us: u64,
+    max_us: u64,
+}
+
+impl From<DecisionTimes> for DecisionTimesData {
+    fn from(times: DecisionTimes) -> Self {
+        Self {
+            buckets: times.buckets.to_vec(),
+            count: times.count,
+            total_us: times.total.as_micros() as u64,
+            max_us: times.max.as_micros() as u64,
+        }
+    }
+}
+
+impl TryFrom<DecisionTimesData> for DecisionTimes {
+    type Error = String;
+    fn try_from(data: DecisionTimesData) -> Result<Self, String> {
+        let buckets: Box<[u32; TIME_BUCKETS]> = data
+            .buckets
+            .into_boxed_slice()
+            .try_into()
+            .map_err(|_| format!("decision times need {TIME_BUCKETS} buckets"))?;
+        Ok(Self {
+            buckets,
+            count: data.count,
+            total: Duration::from_micros(data.total_us),
+            max: Duration::from_micros(data.max_us),
+        })
     }
 }
 
@@ -187,7 +227,7 @@ impl DecisionTimes {
 }
 
 /// Counts of the player's own work.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerStats {
     /// Searches finished (some for columns predicted wrongly, never used).
     pub decisions: u64,
@@ -245,6 +285,21 @@ impl fmt::Display for ForesightStatus {
     }
 }
 
+/// The player's state between columns, for checkpoints ([`Player::snapshot`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlayerSnapshot {
+    pressed: u8,
+    spawned: bool,
+    fresh: bool,
+    first_state: Option<FallState>,
+    seen_columns: SeenColumns,
+    generator: Option<GameGenerator>,
+    /// Questions asked and not yet used, oldest first, with whether each was foreseen.
+    pending: Vec<(Question, bool)>,
+    stats: PlayerStats,
+    last_decision_us: u64,
+}
+
 /// A question in the worker's hands.
 #[derive(Debug)]
 struct Asked {
@@ -292,6 +347,8 @@ pub struct Player {
     stats: PlayerStats,
     /// The explanation of a decision not yet taken by [`Player::take_explanation`].
     fresh_explanation: Option<String>,
+    /// How long the last decision heard took.
+    last_decision: Duration,
     next_id: u64,
     asked: Vec<Asked>,
     /// Answers come back and not yet used, with whether they were foreseen.
@@ -340,6 +397,7 @@ impl Player {
             pressed: Buttons::NONE,
             stats: PlayerStats::default(),
             fresh_explanation: None,
+            last_decision: Duration::ZERO,
             next_id: 0,
             asked: Vec::new(),
             heard: Vec::new(),
@@ -447,6 +505,61 @@ impl Player {
         stats.confirmed_presses = self.injector.confirmed;
         stats.worker_restarts = self.worker.restarts();
         stats
+    }
+
+    /// How long the last decision heard took.
+    pub fn last_decision(&self) -> Duration {
+        self.last_decision
+    }
+
+    /// What carries the player on from a checkpoint as if it had not stopped: `None` while it
+    /// has a column in hand (its plan is not kept). The questions in the search's hands are
+    /// kept and asked again on [`Player::restore`]: with a deterministic budget their answers
+    /// come out the same.
+    pub fn snapshot(&self) -> Option<PlayerSnapshot> {
+        if self.plan.is_some() {
+            return None;
+        }
+        let mut pending: Vec<(u64, Question, bool)> = self
+            .asked
+            .iter()
+            .map(|a| (a.id, a.question.clone(), a.foreseen))
+            .chain(
+                self.heard
+                    .iter()
+                    .map(|(answer, foreseen)| (answer.id, answer.question.clone(), *foreseen)),
+            )
+            .collect();
+        pending.sort_by_key(|(id, _, _)| *id);
+        Some(PlayerSnapshot {
+            pressed: self.pressed.bits(),
+            spawned: self.spawned,
+            fresh: self.fresh,
+            first_state: self.first_state,
+            seen_columns: self.seen_columns.clone(),
+            generator: self.generator,
+            pending: pending.into_iter().map(|(_, q, f)| (q, f)).collect(),
+            stats: self.stats(),
+            last_decision_us: self.last_decision.as_micros() as u64,
+        })
+    }
+
+    /// Takes back a [`Player::snapshot`].
+    pub fn restore(&mut self, snapshot: PlayerSnapshot) {
+        self.forget();
+        self.pressed = Buttons::from_bits(snapshot.pressed);
+        self.spawned = snapshot.spawned;
+        self.fresh = snapshot.fresh;
+        self.first_state = snapshot.first_state;
+        self.seen_columns = snapshot.seen_columns;
+        self.generator = snapshot.generator;
+        self.injector.misses = snapshot.stats.missed_presses;
+        self.injector.confirmed = snapshot.stats.confirmed_presses;
+        self.stats = snapshot.stats;
+        self.last_decision = Duration::from_micros(snapshot.last_decision_us);
+        for (question, foreseen) in snapshot.pending {
+            self.ask(question, foreseen);
+        }
     }
 
     /// Forgets the column in hand (after a reset or state load, or when control changes).
@@ -790,6 +903,7 @@ impl Player {
         self.stats.decisions += 1;
         if let Some(decision) = &answer.decision {
             self.stats.decision_times.record(decision.elapsed);
+            self.last_decision = decision.elapsed;
         }
         // Answers to questions dropped meanwhile are not kept.
         if let Some(at) = self.asked.iter().position(|a| a.id == answer.id) {

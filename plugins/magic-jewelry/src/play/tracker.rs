@@ -9,7 +9,7 @@ use crate::game_view::{FallingColumn, GameView, Phase};
 use crate::memory_map::COUNTER_DIGITS;
 
 /// Running counts of one session of play.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PlayStats {
     /// New columns seen.
     pub columns_placed: u64,
@@ -51,6 +51,19 @@ impl Tracker {
     /// The last frame observed.
     pub fn previous(&self) -> Option<&GameView> {
         self.previous.as_ref()
+    }
+
+    /// True when no column is under control: nothing of a column is carried over a frame.
+    pub fn between_columns(&self) -> bool {
+        self.live.is_none()
+    }
+
+    /// Carries on from a checkpoint taken between columns: its counts, and the frame it was
+    /// taken at as the previous frame.
+    pub fn resume(&mut self, stats: PlayStats, previous: Option<GameView>) {
+        self.stats = stats;
+        self.previous = previous;
+        self.live = None;
     }
 
     /// Forgets the previous frame (after a reset or state load) but keeps the counts.

@@ -20,7 +20,7 @@ pub type MakeStrategy = Arc<dyn Fn() -> Box<dyn Strategy> + Send + Sync>;
 const WAIT_SLICE: Duration = Duration::from_millis(50);
 
 /// What to decide: a column on a board, as it stands (or as it is predicted to stand).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Question {
     pub board: Board,
     pub jewels: Column,

@@ -88,7 +88,9 @@ pub const ARRANGEMENTS: [[usize; 3]; 6] = [
 ];
 
 /// Three jewels, top to bottom.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub struct Column(pub [u8; 3]);
 
 impl Column {
@@ -192,7 +194,7 @@ pub fn cell_char(cell: u8) -> char {
 }
 
 /// A settled playfield: every column a contiguous stack of colours 1-6 from the floor.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
 pub struct Board {
     pub(crate) planes: [u128; 3],
     pub(crate) heights: [u8; WIDTH],

@@ -20,7 +20,7 @@ const MULTIPLIER_INVERSE: u16 = 35581;
 ///
 /// The colours depend on S mod 2048 only, so every game reads the same cycle of 2,048 jewels
 /// (2,048 columns) from some offset.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct GameGenerator {
     state: u16,
 }

@@ -21,7 +21,7 @@ pub fn step_points(step: u32, cells: u32, combo: u8, bottom_row: i8) -> u64 {
 
 /// The counters a game keeps in RAM, as totals (the game's decimal counters roll over at 8
 /// digits; these do not).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Counters {
     /// Points scored.
     pub score: u64,

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 pub const SOFT_DROP_SPEED: u8 = 2;
 
 /// The falling column as the game keeps it from frame to frame.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FallState {
     /// Column, 0-5.
     pub x: u8,
@@ -40,7 +40,23 @@ pub struct FallState {
     /// Soft drop armed ($65).
     pub armed: bool,
     /// Buttons held on the frame before: only buttons not held then are new presses.
+    #[serde(with = "buttons_bits")]
     pub held: Buttons,
+}
+
+/// Buttons as their bits (the plug-in API has no serde).
+mod buttons_bits {
+    use jewelbot_plugin::Buttons;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    #[allow(clippy::trivially_copy_pass_by_ref)] // serde's `with` passes a reference
+    pub fn serialize<S: Serializer>(buttons: &Buttons, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_u8(buttons.bits())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Buttons, D::Error> {
+        u8::deserialize(deserializer).map(Buttons::from_bits)
+    }
 }
 
 impl FallState {

@@ -29,7 +29,7 @@ pub struct DeepConfig {
     /// whole decision), each judged by the last look-ahead (the best static candidate is always
     /// looked at). Without a time limit results depend only on the inputs.
     pub budget: Budget,
-    /// Seed of the sampler.
+    /// Seed of the sampler, mixed with each decision's board and columns.
     pub seed: u64,
 }
 
@@ -92,6 +92,25 @@ fn rotation_classes(rules: RuleSet) -> Vec<(Column, f64)> {
         }
     }
     classes
+}
+
+/// The sampler's seed for a decision: `seed` mixed with the board and the columns
+/// (SplitMix64 steps, the same on every machine).
+fn sample_seed(seed: u64, board: &Board, current: Column, next: Option<Column>) -> u64 {
+    let mix = |state: u64, value: u64| {
+        let mut z = (state ^ value).wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let columns = |c: Column| u64::from_le_bytes([c.0[0], c.0[1], c.0[2], 0, 0, 0, 0, 0]);
+    let mut state = seed;
+    for plane in board.planes {
+        state = mix(state, plane as u64);
+        state = mix(state, (plane >> 64) as u64);
+    }
+    state = mix(state, columns(current));
+    mix(state, next.map_or(u64::MAX, columns))
 }
 
 impl<E: Evaluator> Deep<E> {
@@ -287,6 +306,12 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
         pool.truncate(kept);
         if let Some(samples) = self.config.samples {
             let samples = samples.max(1);
+            // Drawn afresh for every decision from what it is about, so that a decision
+            // depends on its question alone, never on the ones before it: runs resume from a
+            // checkpoint as they would have gone on, and a decision made ahead is the one made
+            // on the spot.
+            self.rng =
+                ChaCha8Rng::seed_from_u64(sample_seed(self.config.seed, board, current, next));
             self.triples.clear();
             for _ in 0..samples {
                 let jewels = [(); 3].map(|()| self.sample_colour());

@@ -1,0 +1,269 @@
+//! What a run has done, for long runs and their reports: a record of every column placed (the
+//! jewels on the board, the level and speed, the points it brought, the decision behind it)
+//! and the frames at which the counters' displays rolled over.
+//!
+//! The counters hold 8 digits and the screen shows fewer (score 7, jewels 5, level 3): a
+//! display rolls over when its counter carries past its last shown digit. A perpetual player
+//! shows it has played perpetually when all three have rolled over.
+
+use crate::game_view::{GameView, EMPTY};
+use crate::play::tracker::Events;
+use jewelbot_plugin::{Milestone, Series};
+use serde::{Deserialize, Serialize};
+
+/// Reads a counter from a view.
+type Reader = fn(&GameView) -> u32;
+
+/// The counters' displays: name, digits shown, and how to read the counter from a view.
+const DISPLAYS: [(&str, u32, Reader); 3] = [
+    ("score", 7, |v| v.score),
+    ("jewels", 5, |v| v.jewels),
+    ("level", 3, |v| v.level),
+];
+
+/// The 8-digit counters wrap at this.
+const COUNTER_MODULUS: u64 = 100_000_000;
+
+/// Progress, in thousandths, once every display has rolled over.
+pub const ALL_ROLLED_OVER: i64 = 1000;
+
+/// One column placed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ColumnRecord {
+    /// The frame it spawned.
+    pub frame: u64,
+    /// Jewels on the board as it spawned (itself not counted).
+    pub jewels_on_board: u8,
+    /// The displayed level and the fall speed in frames per row.
+    pub level: u32,
+    pub fall_speed: u8,
+    /// Points scored since the column before spawned: what that column's lock brought.
+    pub points: u32,
+    /// The last decision the player had made, in microseconds.
+    pub decision_us: u32,
+}
+
+/// One counter's display.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+struct Display {
+    /// The counter when the run began, or when the game it is in began.
+    base: Option<u32>,
+    /// The frame its display first rolled over, since the run began.
+    rolled_at: Option<u64>,
+}
+
+impl Display {
+    /// Thousandths of the way from its base to the counter's next carry past the display.
+    fn progress(&self, value: u32, digits: u32) -> i64 {
+        if self.rolled_at.is_some() {
+            return ALL_ROLLED_OVER;
+        }
+        let Some(base) = self.base else { return 0 };
+        let span = 10u64.pow(digits);
+        let next = (u64::from(base) / span + 1) * span;
+        let done = u64::from(value).saturating_sub(u64::from(base));
+        (done * 1000 / (next - u64::from(base))).min(999) as i64
+    }
+}
+
+/// The run's history.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct History {
+    columns: Vec<ColumnRecord>,
+    displays: [Display; 3],
+    /// The score when the last column spawned.
+    score_at_spawn: Option<u32>,
+    /// The counters at the last frame seen in a game.
+    last: Option<[u32; 3]>,
+}
+
+impl History {
+    /// Takes in one frame of play at `frame`: a column placed, a display rolling over, a new
+    /// game (whose counters start from 0).
+    pub fn observe(&mut self, frame: u64, view: &GameView, events: Events, decision_us: u32) {
+        if !view.phase.in_game() {
+            return;
+        }
+        let values = DISPLAYS.map(|(_, _, read)| read(view));
+        if events.game_started || self.last.is_none() {
+            for (display, &value) in self.displays.iter_mut().zip(&values) {
+                if events.game_started || display.base.is_none() {
+                    display.base = Some(value);
+                }
+            }
+            if events.game_started {
+                self.score_at_spawn = None;
+            }
+        }
+        if let Some(last) = self.last.filter(|_| !events.game_started) {
+            for ((display, (_, digits, _)), (&before, &now)) in self
+                .displays
+                .iter_mut()
+                .zip(DISPLAYS)
+                .zip(last.iter().zip(&values))
+            {
+                if display.rolled_at.is_none() && carried(before, now, digits) {
+                    display.rolled_at = Some(frame);
+                }
+            }
+        }
+        self.last = Some(values);
+        if events.spawned {
+            let score = values[0];
+            let points = self
+                .score_at_spawn
+                .map_or(0, |before| counter_delta(before, score));
+            self.score_at_spawn = Some(score);
+            let jewels_on_board = view
+                .board
+                .0
+                .iter()
+                .flatten()
+                .filter(|&&c| c != EMPTY)
+                .count() as u8;
+            self.columns.push(ColumnRecord {
+                frame,
+                jewels_on_board,
+                level: view.level,
+                fall_speed: view.fall_speed,
+                points,
+                decision_us,
+            });
+        }
+    }
+
+    /// After a reset or a state load: the counters may have changed behind its back.
+    pub fn forget(&mut self) {
+        self.last = None;
+        self.score_at_spawn = None;
+    }
+
+    pub fn columns(&self) -> &[ColumnRecord] {
+        &self.columns
+    }
+
+    /// Displays rolled over so far.
+    pub fn rolled_over(&self) -> usize {
+        self.displays
+            .iter()
+            .filter(|d| d.rolled_at.is_some())
+            .count()
+    }
+
+    /// The frame each display (score, jewels, level) first rolled over, if it has.
+    pub fn rollover_frames(&self) -> [(&'static str, Option<u64>); 3] {
+        [0, 1, 2].map(|i| (DISPLAYS[i].0, self.displays[i].rolled_at))
+    }
+
+    /// Thousandths of the way to every display having rolled over: the least advanced
+    /// display's progress ([`ALL_ROLLED_OVER`] once all have).
+    pub fn rollover_progress(&self) -> i64 {
+        let Some(values) = self.last else {
+            return if self.rolled_over() == 3 {
+                ALL_ROLLED_OVER
+            } else {
+                0
+            };
+        };
+        self.displays
+            .iter()
+            .zip(DISPLAYS)
+            .zip(values)
+            .map(|((display, (_, digits, _)), value)| display.progress(value, digits))
+            .min()
+            .unwrap_or(0)
+    }
+
+    /// The columns' records as plot series.
+    pub fn series(&self) -> Vec<Series> {
+        let series = |key: &str, label: &str, value: fn(&ColumnRecord) -> f64| Series {
+            key: key.to_owned(),
+            label: label.to_owned(),
+            points: self.columns.iter().map(|c| (c.frame, value(c))).collect(),
+        };
+        vec![
+            series(
+                "jewels_on_board",
+                "jewels on the board as each column spawns",
+                |c| f64::from(c.jewels_on_board),
+            ),
+            series("level", "level (displayed)", |c| f64::from(c.level)),
+            series("fall_speed", "fall speed (frames a row)", |c| {
+                f64::from(c.fall_speed)
+            }),
+            series("points_per_column", "points a column", |c| {
+                f64::from(c.points)
+            }),
+            series("decision_us", "decision time (microseconds)", |c| {
+                f64::from(c.decision_us)
+            }),
+        ]
+    }
+
+    /// The rollovers, as milestones.
+    pub fn milestones(&self) -> Vec<Milestone> {
+        self.rollover_frames()
+            .into_iter()
+            .filter_map(|(name, frame)| {
+                frame.map(|frame| Milestone {
+                    label: format!("{name} display rolled over"),
+                    frame,
+                })
+            })
+            .collect()
+    }
+}
+
+/// The counter carried past its last shown digit between two frames of one game: it rose and
+/// the shown part fell, or the whole 8-digit counter wrapped.
+fn carried(before: u32, now: u32, digits: u32) -> bool {
+    let shown = 10u32.pow(digits);
+    let delta = counter_delta(before, now);
+    delta > 0 && (now % shown < before % shown || now < before)
+}
+
+/// What a counter gained between two readings, across its own wrap at 8 digits; a fall that is
+/// not a wrap (a new game, a poke) gains nothing.
+fn counter_delta(before: u32, now: u32) -> u32 {
+    let delta = (u64::from(now) + COUNTER_MODULUS - u64::from(before)) % COUNTER_MODULUS;
+    // No frame adds more than a wild column's worth of points.
+    if delta < COUNTER_MODULUS / 100 {
+        delta as u32
+    } else {
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_display_rolls_over_when_its_counter_carries_past_it() {
+        assert!(carried(99_990, 100_002, 5));
+        assert!(!carried(99_990, 99_999, 5));
+        assert!(carried(9_999_700, 10_000_000, 7));
+        assert!(carried(999, 1_000, 3));
+        assert!(!carried(1_000, 1_001, 3));
+        // The 8-digit counter wrapping carries every display.
+        assert!(carried(99_999_999, 299, 7));
+        // A new game is no carry.
+        assert!(!carried(123_456, 0, 5));
+    }
+
+    #[test]
+    fn progress_runs_from_the_base_to_the_next_carry() {
+        let display = Display {
+            base: Some(40_000),
+            rolled_at: None,
+        };
+        assert_eq!(display.progress(40_000, 5), 0);
+        assert_eq!(display.progress(70_000, 5), 500);
+        assert_eq!(display.progress(99_999, 5), 999);
+        let rolled = Display {
+            rolled_at: Some(7),
+            ..display
+        };
+        assert_eq!(rolled.progress(0, 5), ALL_ROLLED_OVER);
+    }
+}

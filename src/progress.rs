@@ -1,0 +1,20 @@
+//! Progress bars on standard error, drawn only when it is a terminal.
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// A bar of `total` steps of `what`, with the rate and the time left.
+pub fn bar(total: u64, what: &str) -> ProgressBar {
+    let bar = ProgressBar::new(total);
+    let style = ProgressStyle::with_template(
+        "{msg} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} ({per_sec}, eta {eta})",
+    )
+    .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar.set_message(what.to_owned());
+    bar
+}
+
+/// A spinner for work whose length is not known ahead.
+pub fn spinner(what: &str) -> ProgressBar {
+    ProgressBar::new_spinner().with_message(what.to_owned())
+}
