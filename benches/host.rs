@@ -8,7 +8,10 @@
 //! their ratio, with the player's decision times and how long the emulator waited for them.
 //! Fast mode is measured at level 0 and at the fastest level (poked, as the game's own level-up
 //! request does: 8 frames a row). Last, the fast, fastest-level game is paced at real time, as
-//! the window runs it, and frames that end after their deadline are counted.
+//! the window runs it, and frames that end after their deadline are counted. Then the same
+//! frames are replayed on a deck that draws its picture and on one that does not
+//! (`HeadlessMode::NO_VIDEO`, what `run` uses when nothing keeps a picture), alternating, for
+//! the gain as a ratio; both must end with the same RAM.
 //! Run with `cargo bench --bench host`.
 
 use jewelbot::cartridge;
@@ -86,11 +89,21 @@ fn paced(session: &mut Session) -> (u32, Duration) {
 }
 
 fn bare_deck(session: &Session) -> ControlDeck {
+    deck_drawing(session, true)
+}
+
+/// A bare deck with the session's ROM, drawing its picture or not.
+fn deck_drawing(session: &Session, video: bool) -> ControlDeck {
+    let mut headless = HeadlessMode::NO_AUDIO;
+    if !video {
+        headless |= HeadlessMode::NO_VIDEO;
+    }
     let config = Config::default()
         .with_ram_state(RamState::AllZeros)
         .with_sram_dir(None)
         .with_filter(VideoFilter::Pixellate)
-        .with_headless_mode(HeadlessMode::NO_AUDIO);
+        .with_headless_mode(headless)
+        .with_concurrent_dpad(true);
     let mut deck = ControlDeck::with_config(config);
     let ines = session.rom().to_ines().expect("normalises");
     deck.load_rom("bare", &mut &ines[..]).expect("loads");
@@ -110,7 +123,40 @@ fn median(mut values: Vec<f64>) -> f64 {
     values[values.len() / 2]
 }
 
+/// The fast player's frames replayed with and without pictures, alternating: the median fps of
+/// each and their ratio.
+fn video_cost() {
+    let mut session = playing_session(Mode::Fast, false);
+    let (mut drawn, mut blind) = (deck_drawing(&session, true), deck_drawing(&session, false));
+    let (mut with, mut without) = (Vec::new(), Vec::new());
+    let mut pressed = Vec::with_capacity(FRAMES_PER_TRIAL as usize);
+    for _ in 0..TRIALS {
+        let state = session.save_state().expect("saves");
+        pressed.clear();
+        for _ in 0..FRAMES_PER_TRIAL {
+            pressed.push(session.plugin_buttons());
+            session.run_frame().expect("frame runs");
+        }
+        for (deck, fps) in [(&mut drawn, &mut with), (&mut blind, &mut without)] {
+            sync(deck, &state, &session.rom().prg_chr_sha1);
+            let start = Instant::now();
+            for &buttons in &pressed {
+                press(deck, buttons);
+                let _clocked = deck.clock_frame().expect("frame runs");
+            }
+            fps.push(f64::from(FRAMES_PER_TRIAL) / start.elapsed().as_secs_f64());
+            assert_eq!(deck.wram(), session.ram(), "the same frames, drawn or not");
+        }
+    }
+    let (with, without) = (median(with), median(without));
+    println!(
+        "pictures: drawn {with:.0} fps, not drawn {without:.0} fps, ratio {:.3} (same RAM)",
+        without / with
+    );
+}
+
 fn main() {
+    video_cost();
     let scenarios = [
         (Mode::Fast, false, "level 0"),
         (Mode::Fast, true, "fastest level"),

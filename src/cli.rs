@@ -120,7 +120,7 @@ pub struct WindowArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("outputs").multiple(true).args(["save_state", "record_movie", "gif", "checkpoint", "report"])))]
+#[command(group(clap::ArgGroup::new("outputs").multiple(true).args(["save_state", "record_movie", "gif", "checkpoint", "report", "ram_log"])))]
 pub struct RunArgs {
     #[command(flatten)]
     pub game: GameArgs,
@@ -164,12 +164,20 @@ pub struct RunArgs {
     /// time-lapse.
     #[arg(long, value_name = "N", requires = "gif", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub gif_every: u64,
+    /// Write all 2 KiB of RAM every --ram-log-every frames to FILE, each as `FRAME `, the
+    /// bytes and a newline: the format `tests/fceux/dump_ram.lua` writes from FCEUX, for
+    /// comparing a long game in both emulators.
+    #[arg(long, value_name = "FILE")]
+    pub ram_log: Option<PathBuf>,
+    /// Frames between two records of --ram-log.
+    #[arg(long, value_name = "N", requires = "ram_log", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub ram_log_every: u64,
     /// Write the summary as JSON and plots of the run as PNG (jewels on the board, level, fall
     /// speed, points and decision time per column, rollovers marked) into DIR.
     #[arg(long, value_name = "DIR")]
     pub report: Option<PathBuf>,
-    /// Replace the files of --save-state, --record-movie, --gif, --checkpoint and --report if
-    /// they exist.
+    /// Replace the files of --save-state, --record-movie, --gif, --checkpoint, --ram-log and
+    /// --report if they exist.
     #[arg(long, requires = "outputs")]
     pub force: bool,
     /// Print the summary as JSON.

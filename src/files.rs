@@ -196,7 +196,7 @@ pub fn write_file(path: &Path, bytes: &[u8], replace: bool) -> Result<(), FileEr
 }
 
 /// A hidden name beside `path` for the file being written, unique to this process.
-fn partial_path(path: &Path) -> PathBuf {
+pub fn partial_path(path: &Path) -> PathBuf {
     let name = path
         .file_name()
         .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());

@@ -110,6 +110,11 @@ impl GifCapture {
             })
     }
 
+    /// The next frame offered will be kept: only then need it be drawn.
+    pub fn wants_next(&self) -> bool {
+        self.frames_seen.is_multiple_of(self.every)
+    }
+
     /// Pictures kept so far.
     pub fn pictures(&self) -> u64 {
         self.pictures

@@ -57,8 +57,14 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let options: Vec<PluginOption> = plugins().iter().flat_map(|p| p.options()).collect();
-    let matches = cli::command(&options).get_matches();
-    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    let matches = match cli::command(&options).try_get_matches() {
+        Ok(matches) => matches,
+        Err(error) => return command_line_error(&error),
+    };
+    let mut cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(error) => return command_line_error(&error),
+    };
     if let Some(command) = &mut cli.command {
         let checked = lab_args::validate(command).and_then(|()| outputs::settle(command, &matches));
         if let Err(error) = checked {
@@ -78,6 +84,27 @@ fn main() -> ExitCode {
                     || matches!(e.downcast_ref::<SessionError>(), Some(SessionError::Rom(_)))
             });
             ExitCode::from(if bad_rom { EXIT_BAD_ROM } else { 1 })
+        }
+    }
+}
+
+/// Help and the version as clap prints them; a mistake in one line, as every other error.
+fn command_line_error(error: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match error.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => error.exit(),
+        _ => {
+            // The message and what it lists (the missing arguments, say), without the usage.
+            let rendered = error.render().to_string();
+            let line: Vec<&str> = rendered
+                .lines()
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            eprintln!("{} (see --help)", line.join(" "));
+            ExitCode::from(2)
         }
     }
 }

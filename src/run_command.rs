@@ -49,6 +49,11 @@ pub fn run(args: &RunArgs, session: &mut Session) -> anyhow::Result<()> {
         .as_deref()
         .map(|path| GifCapture::create(path, args.force).map(|gif| gif.every(args.gif_every)))
         .transpose()?;
+    let mut ram_log = args
+        .ram_log
+        .as_deref()
+        .map(|path| RamLog::create(path, args.ram_log_every))
+        .transpose()?;
     let plan = RunPlan {
         frames: args.frames,
         until,
@@ -62,6 +67,11 @@ pub fn run(args: &RunArgs, session: &mut Session) -> anyhow::Result<()> {
     let summary = headless::run(session, &plan, &mut record, |session| {
         if let Some(gif) = &mut gif {
             gif.frame(session.picture_rgba())?;
+            // A time-lapse keeps few pictures: the PPU draws only those.
+            session.set_video(gif.wants_next());
+        }
+        if let Some(log) = &mut ram_log {
+            log.frame(session)?;
         }
         progress.frame(session);
         Ok(())
@@ -69,6 +79,9 @@ pub fn run(args: &RunArgs, session: &mut Session) -> anyhow::Result<()> {
     progress.finish();
     let summary = summary?;
 
+    if let Some(log) = ram_log {
+        log.finish(session)?;
+    }
     if let Some(gif) = gif {
         let (pictures, path) = (gif.pictures(), gif.path().to_owned());
         gif.finish()?;
@@ -122,6 +135,7 @@ fn check_outputs(args: &RunArgs) -> anyhow::Result<()> {
         ("--record-movie", &args.record_movie),
         ("--gif", &args.gif),
         ("--checkpoint", &args.checkpoint),
+        ("--ram-log", &args.ram_log),
         ("--report", &args.report),
     ]
     .into_iter()
@@ -179,6 +193,56 @@ fn print_summary(args: &RunArgs, summary: &Summary) -> anyhow::Result<()> {
         println!("{}", summary.to_text());
     }
     Ok(())
+}
+
+/// `--ram-log`: RAM every so many frames, as `FRAME ` + 2,048 bytes + a newline, written to a
+/// hidden file beside the log and put in its place when the run ends.
+struct RamLog {
+    path: std::path::PathBuf,
+    partial: std::path::PathBuf,
+    out: std::io::BufWriter<std::fs::File>,
+    every: u64,
+}
+
+impl RamLog {
+    fn create(path: &Path, every: u64) -> anyhow::Result<Self> {
+        let partial = jewelbot::files::partial_path(path);
+        let file = std::fs::File::create(&partial)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(Self {
+            path: path.to_owned(),
+            partial,
+            out: std::io::BufWriter::new(file),
+            every,
+        })
+    }
+
+    fn frame(&mut self, session: &Session) -> anyhow::Result<()> {
+        if session.frame_number().is_multiple_of(self.every) {
+            self.write(session)?;
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, session: &Session) -> anyhow::Result<()> {
+        use std::io::Write;
+        write!(self.out, "{} ", session.frame_number())?;
+        self.out.write_all(session.ram())?;
+        self.out.write_all(b"\n")?;
+        Ok(())
+    }
+
+    /// Writes the run's last frame too, then puts the log in its place.
+    fn finish(mut self, session: &Session) -> anyhow::Result<()> {
+        if !session.frame_number().is_multiple_of(self.every) {
+            self.write(session)?;
+        }
+        let file = self.out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        std::fs::rename(&self.partial, &self.path)
+            .with_context(|| format!("cannot write {}", self.path.display()))?;
+        Ok(())
+    }
 }
 
 /// The progress bar of a run: towards its first `--until` condition (the condition's

@@ -124,6 +124,8 @@ pub struct Session {
     movies: MovieDeck,
     /// What RAM holds at every power-on of this session.
     power_on: PowerOnRam,
+    /// What the console skips producing (sound, pictures).
+    headless: HeadlessMode,
 }
 
 impl Session {
@@ -180,6 +182,7 @@ impl Session {
             jam_frames: 0,
             movies: MovieDeck::default(),
             power_on: PowerOnRam::default(),
+            headless,
         })
     }
 
@@ -365,6 +368,13 @@ impl Session {
         self.frame
     }
 
+    /// Draws the picture from the next frame on, or not (the game plays the same either way:
+    /// [`SessionConfig::video`]).
+    pub fn set_video(&mut self, video: bool) {
+        self.headless.set(HeadlessMode::NO_VIDEO, !video);
+        self.deck.set_headless_mode(self.headless);
+    }
+
     /// The last frame as 256x240 RGBA.
     pub fn picture_rgba(&mut self) -> &[u8] {
         self.deck.frame_buffer()
@@ -532,8 +542,9 @@ impl Session {
             .map(Movie::parse)
             .transpose()?;
         let mut restored = trial::restore_on_copy(&self.deck, decoded.payload)?;
-        // A state keeps its pads' settings; ours are the session's.
+        // A state may keep the settings it was saved with; ours are the session's.
         restored.set_concurrent_dpad(true);
+        restored.set_headless_mode(self.headless);
         self.deck = restored;
         self.frame = decoded.header.frame;
         self.movies.interrupt();

@@ -65,3 +65,21 @@ pub fn ines(prg: &[u8], chr: &[u8], mapper: u8) -> Vec<u8> {
     rom.extend_from_slice(chr);
     rom
 }
+
+/// Runs the `jewelbot` binary with `args`: (exit status, standard output, standard error).
+pub fn jewelbot<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (i32, String, String) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_jewelbot"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// A path as a command-line argument.
+pub fn arg(path: &std::path::Path) -> &str {
+    path.to_str().expect("a UTF-8 temporary path")
+}

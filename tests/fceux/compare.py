@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Compares CPU RAM frame by frame: FCEUX's dump (dump_ram.lua, record_inputs.lua) against a
-jewelbot RAM trace of all 2 KiB (`jewelbot record --ranges 0000-07FF`, docs/traces.md).
+jewelbot RAM trace of all 2 KiB (`jewelbot record --ranges 0000-07FF`, docs/traces.md) or a
+jewelbot RAM log in FCEUX's own format (`jewelbot run --ram-log`).
 
 Every frame FCEUX dumped must be in the trace and equal on all 2,048 bytes, except the bytes
 excepted for the ROM (--exceptions), which may differ on single frames only. The title ($46 =
@@ -61,6 +62,15 @@ def read_fceux(path):
     return frames
 
 
+def read_jewelbot(path):
+    """{frame: ram} from a jewelbot RAM trace or RAM log."""
+    with open(path, "rb") as f:
+        start = f.read(2)
+    if start in (b"# ", b"\x1f\x8b"):
+        return dict(enumerate(read_trace(path), start=1))
+    return read_fceux(path)
+
+
 def read_trace(path):
     """[ram after frame 1, ram after frame 2, ...] from a jewelbot RAM trace."""
     opener = gzip.open if path.endswith(".gz") else open
@@ -95,15 +105,15 @@ def main():
     args = parser.parse_args()
 
     fceux = read_fceux(args.fceux_dump)
-    jewelbot = read_trace(args.jewelbot_trace)
+    jewelbot = read_jewelbot(args.jewelbot_trace)
     excepted = EXCEPTIONS[args.exceptions]
 
     problems, excused, previous = [], 0, set()
     for frame in sorted(fceux):
-        if frame < 1 or frame > len(jewelbot):
-            problems.append(f"frame {frame}: FCEUX ran it, the jewelbot trace has {len(jewelbot)}")
+        if frame not in jewelbot:
+            problems.append(f"frame {frame}: FCEUX has it, jewelbot's record does not")
             break
-        ours = jewelbot[frame - 1]
+        ours = jewelbot[frame]
         differing = [a for a in range(RAM_SIZE) if fceux[frame][a] != ours[a]]
         # An excepted byte may differ on one frame, not on two in a row.
         repeated = previous if frame - 1 in fceux else set()
@@ -117,12 +127,11 @@ def main():
             more = f" and {len(unexcused) - 6} more" if len(unexcused) > 6 else ""
             problems.append(f"frame {frame}: {shown}{more}")
 
-    dumped = sorted(fceux.items())
-    fceux_title = title_frame(dumped)
-    jewelbot_title = title_frame(enumerate(jewelbot, start=1))
-    if fceux_title != jewelbot_title and min(fceux) == 1:
+    fceux_title = title_frame(sorted(fceux.items()))
+    jewelbot_title = title_frame(sorted(jewelbot.items()))
+    if fceux_title != jewelbot_title and min(fceux) == 1 and min(jewelbot) == 1:
         problems.append(f"the title comes on frame {fceux_title} in FCEUX, {jewelbot_title} in jewelbot")
-    if args.title_frame is not None and jewelbot_title != args.title_frame:
+    if args.title_frame is not None and min(jewelbot) == 1 and jewelbot_title != args.title_frame:
         problems.append(f"the title comes on frame {jewelbot_title}, not {args.title_frame}")
 
     print(

@@ -12,19 +12,26 @@
 #      must agree with FCEUX's RAM on every frame.
 #
 # Usage: tests/fceux/crosscheck.sh [--rom PATH] [--frames N]
+#        tests/fceux/crosscheck.sh [--rom PATH] --movie FILE [--every N]
 # Needs fceux (Debian's package), xvfb-run and python3. The ROM defaults to the open
 # cartridge; a real Magic Jewelry dump works too (FCEUX loads the Asia dump, not No-Intro's).
+# With --movie, only that movie (a marathon's, say) is replayed in both emulators, its RAM
+# compared every N frames (default 100,000) and at its last frame.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 rom="$root/cartridge/columns.nes"
 frames=20000
+movie=""
+every=100000
 while [ $# -gt 0 ]; do
     case "$1" in
         --rom) rom=$(realpath "$2"); shift 2 ;;
         --frames) frames=$2; shift 2 ;;
-        *) echo "usage: $0 [--rom PATH] [--frames N]" >&2; exit 2 ;;
+        --movie) movie=$(realpath "$2"); shift 2 ;;
+        --every) every=$2; shift 2 ;;
+        *) echo "usage: $0 [--rom PATH] [--frames N] | [--rom PATH] --movie FILE [--every N]" >&2; exit 2 ;;
     esac
 done
 # Short self-checks and recordings: a wrong game shows within the first seconds.
@@ -67,6 +74,18 @@ refute() {
     echo "== $what (must disagree)"
     if "$@"; then echo "   FAIL: the comparison did not notice"; failures=$((failures + 1)); else echo "   disagree, as they must"; fi
 }
+
+if [ -n "$movie" ]; then
+    length=$(grep -c '^|' "$movie")
+    echo "ROM: $rom ($exceptions), the movie $movie ($length frames), RAM every $every frames"
+    "$JEWELBOT" run --headless --rom "$rom" --ai off --movie "$movie" --frames "$length" \
+        --ram-log "$work/movie.jewelbot" --ram-log-every "$every" >/dev/null
+    DUMP_OUT="$work/movie.fceux" DUMP_FRAMES=$length DUMP_EVERY=$every \
+        run_fceux --loadlua "$here/dump_ram.lua" --playmov "$movie" "$rom"
+    check "the movie in both emulators" compare "$work/movie.fceux" "$work/movie.jewelbot"
+    [ "$failures" -eq 0 ] && echo "crosscheck: jewelbot and FCEUX agree" && exit 0
+    echo "crosscheck: $failures check(s) failed"; exit 1
+fi
 
 echo "ROM: $rom ($exceptions), $frames frames"
 

@@ -1,0 +1,369 @@
+//! Long runs: `run --until` stops on the first frame its condition holds, a run resumed from a
+//! checkpoint plays the game the uninterrupted run plays (its movie too), a killed run leaves
+//! its last checkpoint whole, a run with no picture consumer draws none and plays the same
+//! game, and bad marathon arguments are refused before the first frame.
+
+mod common;
+
+use common::{arg, jewelbot};
+use jewelbot::cartridge;
+use jewelbot::session::{Session, SessionConfig};
+use jewelbot_plugin::Plugin;
+use magic_jewelry::plugin::MagicJewelryPlugin;
+use serde_json::Value;
+use std::path::Path;
+
+/// The player every run here uses: fast, and with a work budget and no time budget, so that
+/// it decides the same on any machine under any load.
+const PLAYER: [&str; 4] = ["--mode", "fast", "--work", "3000"];
+
+/// `run --headless` with the player and `args`, its summary as JSON.
+fn run(args: &[&str]) -> Value {
+    let mut all = vec!["run", "--headless", "--json"];
+    all.extend(PLAYER);
+    all.extend(args);
+    let (code, stdout, stderr) = jewelbot(&all);
+    assert_eq!(code, 0, "{all:?}: {stderr}");
+    serde_json::from_str(&stdout).expect("a JSON summary")
+}
+
+fn int(summary: &Value, key: &str) -> i64 {
+    summary[key]
+        .as_i64()
+        .unwrap_or_else(|| panic!("no {key} in {summary}"))
+}
+
+/// Pokes at frame 100, in the first game: counters near their displays' rollover and the
+/// cells-removed counter near the wild column.
+const NEAR_ROLLOVER: [&str; 12] = [
+    // score 9,999,000: the 7-digit display rolls over after 1,000 points
+    "--poke",
+    "100:$7D=9",
+    "--poke",
+    "100:$7C=9",
+    "--poke",
+    "100:$7B=9",
+    // jewels 99,995: the 5-digit display rolls over after 5 jewels
+    "--poke",
+    "100:$83=9",
+    // level 999: the 3-digit display rolls over at the next wild column, soon
+    "--poke",
+    "100:$87=9",
+    "--poke",
+    "100:$6E=66",
+];
+
+/// Stops on the first frame each condition holds: it holds there, and not a frame before.
+#[test]
+fn until_stops_on_the_first_frame_its_condition_holds() {
+    let mut pokes: Vec<&str> = NEAR_ROLLOVER.to_vec();
+    // Digits of score and jewels below the ones poked above.
+    for poke in [
+        "100:$7A=9",
+        "100:$79=9",
+        "100:$78=9",
+        "100:$82=9",
+        "100:$81=9",
+        "100:$80=9",
+        "100:$7F=5",
+        "100:$88=9",
+        "100:$89=9",
+    ] {
+        pokes.extend(["--poke", poke]);
+    }
+    for (until, stat, at_least) in [
+        ("rollover", "rollover_progress", 1000),
+        ("jewels>=100002", "jewels", 100_002),
+        ("score>=10000000", "score", 10_000_000),
+        ("level>=1001", "level", 1001),
+        ("columns>=40", "columns_placed", 40),
+    ] {
+        let mut args = vec!["--until", until, "--frames", "20000"];
+        args.extend(&pokes);
+        let stopped = run(&args);
+        assert_eq!(stopped["ended"]["until"], until, "{until}: {stopped}");
+        let frame = int(&stopped, "last_frame");
+        assert!(int(&stopped, stat) >= at_least, "{until}: {stopped}");
+        let before = (frame - 1).to_string();
+        let mut args = vec!["--frames", before.as_str()];
+        args.extend(&pokes);
+        let earlier = run(&args);
+        assert!(
+            int(&earlier, stat) < at_least,
+            "{until} held before frame {frame}"
+        );
+        if until == "rollover" {
+            // Each display's rollover frame is in the summary; the last one ended the run.
+            let frames: Vec<i64> = ["score", "jewels", "level"]
+                .map(|d| int(&stopped, &format!("{d}_rollover_frame")))
+                .to_vec();
+            assert!(frames.iter().all(|&f| f > 100), "{frames:?}");
+            assert_eq!(frames.iter().max(), Some(&frame), "{frames:?}");
+            assert_eq!(stopped["milestones"].as_array().map(Vec::len), Some(3));
+        }
+    }
+}
+
+/// A board filled at a spawn: the game ends, and `--until game-over` stops on that frame.
+#[test]
+fn until_game_over() {
+    let mut args = vec!["--until", "game-over", "--frames", "5000"];
+    let pokes: Vec<String> = (1..=12)
+        .flat_map(|row| {
+            (0..6).map(move |column| {
+                let address = 0x0380 + 8 * (row + 2) + column + 1;
+                // A 2x2 tile of four colours: no three alike in any line.
+                format!("200:${address:04X}={}", 1 + row % 2 * 2 + column % 2)
+            })
+        })
+        .collect();
+    for poke in &pokes {
+        args.extend(["--poke", poke.as_str()]);
+    }
+    let stopped = run(&args);
+    assert_eq!(stopped["ended"]["until"], "game-over", "{stopped}");
+    assert_eq!(int(&stopped, "game_overs"), 1);
+    let frame = (int(&stopped, "last_frame") - 1).to_string();
+    let mut args = vec!["--frames", frame.as_str()];
+    for poke in &pokes {
+        args.extend(["--poke", poke.as_str()]);
+    }
+    assert_eq!(int(&run(&args), "game_overs"), 0);
+}
+
+/// Run 6,000 frames; run 3,000 with checkpoints, then resume from the last checkpoint to
+/// frame 6,000: the same console at the end, and the resumed leg's movie from power-on is the
+/// uninterrupted run's.
+#[test]
+fn a_resumed_run_plays_the_uninterrupted_game() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = |name: &str| dir.path().join(name);
+    let whole = run(&[
+        "--frames",
+        "6000",
+        "--save-state",
+        arg(&path("whole.state")),
+        "--record-movie",
+        arg(&path("whole.fm2")),
+    ]);
+    let first = run(&[
+        "--frames",
+        "3000",
+        "--checkpoint",
+        arg(&path("run.checkpoint")),
+        "--checkpoint-every",
+        "700",
+        "--record-movie",
+        arg(&path("first.fm2")),
+    ]);
+    let at = int(&first, "last_checkpoint_frame");
+    assert!((2800..=3000).contains(&at), "{first}");
+    assert_eq!(int(&first, "checkpoints"), 4, "{first}");
+    let rest = (6000 - at).to_string();
+    let resumed = run(&[
+        "--state",
+        arg(&path("run.checkpoint")),
+        "--frames",
+        &rest,
+        "--save-state",
+        arg(&path("resumed.state")),
+        "--record-movie",
+        arg(&path("resumed.fm2")),
+    ]);
+    assert_eq!(int(&resumed, "last_frame"), 6000);
+    assert_eq!(int(&resumed, "run_frames"), 6000, "{resumed}");
+    assert_eq!(int(&resumed, "legs"), 2);
+    // Counts carry over the checkpoint.
+    for key in ["columns_placed", "score", "jewels_cleared", "game_overs"] {
+        assert_eq!(int(&resumed, key), int(&whole, key), "{key}");
+    }
+    let ram = |name: &str| {
+        let rom = cartridge::rom().expect("parses");
+        let mut session = Session::new(rom, Vec::new(), SessionConfig::default()).expect("loads");
+        session.load_state_file(&path(name)).expect("a state");
+        session.ram().to_vec()
+    };
+    assert!(ram("whole.state") == ram("resumed.state"), "another game");
+    let frames = |name: &str| {
+        let text = std::fs::read_to_string(path(name)).expect("a movie");
+        text.lines()
+            .filter(|l| l.starts_with('|'))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(frames("resumed.fm2").len(), 6000);
+    assert!(
+        frames("resumed.fm2") == frames("whole.fm2"),
+        "another movie"
+    );
+}
+
+/// A run killed at any moment leaves its last checkpoint whole: it loads and resumes.
+#[cfg(unix)]
+#[test]
+fn a_killed_run_leaves_its_last_checkpoint_whole() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let checkpoint = dir.path().join("run.checkpoint");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_jewelbot"))
+        .args(["run", "--headless", "--frames", "1000000", "--checkpoint"])
+        .arg(&checkpoint)
+        .args(["--checkpoint-every", "300"])
+        .args(PLAYER)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("starts");
+    let waited = std::time::Instant::now();
+    while !checkpoint.exists() && waited.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // Killed while it writes checkpoints every few hundred milliseconds.
+    std::thread::sleep(std::time::Duration::from_millis(1_300));
+    child.kill().expect("killed");
+    child.wait().expect("ended");
+    let rom = cartridge::rom().expect("parses");
+    let plugins: Vec<Box<dyn Plugin>> = vec![Box::new(MagicJewelryPlugin::default())];
+    let mut session = Session::new(rom, plugins, SessionConfig::default()).expect("loads");
+    let record = session
+        .load_state_file(&checkpoint)
+        .expect("the last checkpoint is whole");
+    assert!(record.is_some(), "a checkpoint, not a plain state");
+    assert!(session.frame_number() >= 300);
+    let resumed = run(&["--state", arg(&checkpoint), "--frames", "200"]);
+    assert_eq!(int(&resumed, "legs"), 2);
+}
+
+/// Without a picture to keep, the PPU draws none: the game is the same, frame for frame.
+#[test]
+fn a_run_without_pictures_plays_the_same_game() {
+    let session = |video: bool| {
+        let rom = cartridge::rom().expect("parses");
+        let mut plugin = MagicJewelryPlugin::default();
+        plugin.set_option("mode", "fast").expect("a mode");
+        plugin.set_option("work", "3000").expect("a budget");
+        let config = SessionConfig {
+            video,
+            ..SessionConfig::default()
+        };
+        Session::new(rom, vec![Box::new(plugin)], config).expect("loads")
+    };
+    let (mut drawn, mut blind) = (session(true), session(false));
+    for _ in 0..4000 {
+        drawn.run_frame().expect("frame");
+        blind.run_frame().expect("frame");
+        assert!(
+            drawn.ram() == blind.ram(),
+            "frame {}: RAM differs without pictures",
+            drawn.frame_number()
+        );
+    }
+    // The game got going: columns fell and were cleared.
+    assert!(
+        drawn.ram()[0x7F] != 0 || drawn.ram()[0x80] != 0,
+        "no jewels cleared"
+    );
+}
+
+/// Refused before the first frame, in one line: unknown and malformed conditions, a zero
+/// interval, a checkpoint in a missing folder or on another output's path, a checkpoint of
+/// another ROM or a damaged one.
+#[test]
+fn bad_marathon_arguments_are_refused_before_the_first_frame() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = |name: &str| dir.path().join(name);
+    let checkpoint = path("run.checkpoint");
+    let missing = path("missing/run.checkpoint");
+    let good = run(&[
+        "--frames",
+        "400",
+        "--checkpoint",
+        arg(&checkpoint),
+        "--checkpoint-every",
+        "200",
+    ]);
+    assert!(int(&good, "checkpoints") >= 1);
+    let mut damaged = std::fs::read(&checkpoint).expect("written");
+    let last = damaged.len() - 1;
+    damaged[last] ^= 0x55;
+    std::fs::write(path("damaged.checkpoint"), damaged).expect("written");
+    let tiny = path("tiny.nes");
+    std::fs::write(&tiny, common::tiny_rom()).expect("written");
+    let (same, damaged) = (path("a.out"), path("damaged.checkpoint"));
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--until", "rolover"], "unknown condition `rolover`"),
+        (vec!["--until", "jewels>=lots"], "is not a count"),
+        (vec!["--until", "jewels"], "needs a value"),
+        (
+            vec![
+                "--frames",
+                "10",
+                "--checkpoint",
+                arg(&checkpoint),
+                "--checkpoint-every",
+                "0",
+            ],
+            "0",
+        ),
+        (
+            vec!["--frames", "10", "--checkpoint", arg(&missing)],
+            "does not exist",
+        ),
+        (
+            vec![
+                "--frames",
+                "10",
+                "--checkpoint",
+                arg(&same),
+                "--gif",
+                arg(&same),
+            ],
+            "also the path of",
+        ),
+        (vec!["--frames", "10", "--state", arg(&damaged)], "damaged"),
+        (
+            vec![
+                "--frames",
+                "10",
+                "--rom",
+                arg(&tiny),
+                "--state",
+                arg(&checkpoint),
+            ],
+            "another ROM",
+        ),
+    ];
+    for (args, says) in cases {
+        let mut all = vec!["run", "--headless"];
+        all.extend(&args);
+        let (code, stdout, stderr) = jewelbot(&all);
+        assert_ne!(code, 0, "{args:?} ran");
+        assert!(stdout.is_empty(), "{args:?} ran: {stdout}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        let errors = stderr.lines().filter(|l| l.starts_with("error")).count();
+        assert_eq!(errors, 1, "{args:?}: {stderr}");
+    }
+    assert!(!missing.exists() && !same.exists());
+}
+
+#[test]
+fn a_report_holds_the_summary_and_a_plot_of_each_series() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let report = dir.path().join("report");
+    run(&["--frames", "3000", "--report", arg(&report)]);
+    let summary: Value = serde_json::from_str(
+        &std::fs::read_to_string(report.join("summary.json")).expect("summary.json"),
+    )
+    .expect("JSON");
+    assert_eq!(int(&summary, "last_frame"), 3000);
+    for plot in [
+        "jewels_on_board",
+        "level",
+        "fall_speed",
+        "points_per_column",
+        "decision_us",
+    ] {
+        let png = std::fs::read(report.join(format!("{plot}.png"))).expect("a plot");
+        assert!(png.starts_with(b"\x89PNG"), "{plot}");
+    }
+    assert!(Path::new(&report).is_dir());
+}
