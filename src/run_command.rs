@@ -237,7 +237,10 @@ impl RamLog {
         if !session.frame_number().is_multiple_of(self.every) {
             self.write(session)?;
         }
-        let file = self.out.into_inner().map_err(|e| e.into_error())?;
+        let file = self
+            .out
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?;
         file.sync_all()?;
         std::fs::rename(&self.partial, &self.path)
             .with_context(|| format!("cannot write {}", self.path.display()))?;
