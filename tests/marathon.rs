@@ -367,3 +367,33 @@ fn a_report_holds_the_summary_and_a_plot_of_each_series() {
     }
     assert!(Path::new(&report).is_dir());
 }
+
+/// `--after-game-over continue`: a board filled at a spawn ends the game; the player takes the
+/// hidden continue, so the score and the level are kept and play goes on (no new game).
+#[test]
+fn the_player_continues_after_a_game_over_when_told() {
+    let mut pokes: Vec<String> = (1..=12)
+        .flat_map(|row| {
+            (0..6).map(move |column| {
+                let address = 0x0380 + 8 * (row + 2) + column + 1;
+                format!("200:${address:04X}={}", 1 + row % 2 * 2 + column % 2)
+            })
+        })
+        .collect();
+    // Score 12,345 and level 7 before the game ends.
+    pokes.extend(["200:$77=5", "200:$78=4", "200:$79=3", "200:$7A=2", "200:$7B=1", "200:$87=7"].map(String::from));
+    let mut args = vec!["--frames", "4000", "--after-game-over", "continue"];
+    for poke in &pokes {
+        args.extend(["--poke", poke.as_str()]);
+    }
+    let summary = run(&args);
+    assert_eq!(int(&summary, "game_overs"), 1, "{summary}");
+    assert_eq!(int(&summary, "games_started"), 1, "a new game was started");
+    assert!(int(&summary, "score") > 12_345, "{summary}");
+    assert!(int(&summary, "level") >= 7, "{summary}");
+    assert!(int(&summary, "columns_placed") > 20, "play went on: {summary}");
+    // Without it the player restarts: a second game, the counters from 0.
+    let restarted = run(&args[..2].iter().chain(&args[4..]).copied().collect::<Vec<_>>());
+    assert_eq!(int(&restarted, "games_started"), 2, "{restarted}");
+    assert!(int(&restarted, "level") < 7, "{restarted}");
+}
