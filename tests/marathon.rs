@@ -381,7 +381,17 @@ fn the_player_continues_after_a_game_over_when_told() {
         })
         .collect();
     // Score 12,345 and level 7 before the game ends.
-    pokes.extend(["200:$77=5", "200:$78=4", "200:$79=3", "200:$7A=2", "200:$7B=1", "200:$87=7"].map(String::from));
+    pokes.extend(
+        [
+            "200:$77=5",
+            "200:$78=4",
+            "200:$79=3",
+            "200:$7A=2",
+            "200:$7B=1",
+            "200:$87=7",
+        ]
+        .map(String::from),
+    );
     let mut args = vec!["--frames", "4000", "--after-game-over", "continue"];
     for poke in &pokes {
         args.extend(["--poke", poke.as_str()]);
@@ -391,9 +401,16 @@ fn the_player_continues_after_a_game_over_when_told() {
     assert_eq!(int(&summary, "games_started"), 1, "a new game was started");
     assert!(int(&summary, "score") > 12_345, "{summary}");
     assert!(int(&summary, "level") >= 7, "{summary}");
-    assert!(int(&summary, "columns_placed") > 20, "play went on: {summary}");
+    assert!(
+        int(&summary, "columns_placed") > 20,
+        "play went on: {summary}"
+    );
     // Without it the player restarts: a second game, the counters from 0.
-    let restarted = run(&args[..2].iter().chain(&args[4..]).copied().collect::<Vec<_>>());
+    let restarted = run(&args[..2]
+        .iter()
+        .chain(&args[4..])
+        .copied()
+        .collect::<Vec<_>>());
     assert_eq!(int(&restarted, "games_started"), 2, "{restarted}");
     assert!(int(&restarted, "level") < 7, "{restarted}");
 }

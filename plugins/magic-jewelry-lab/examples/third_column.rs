@@ -9,8 +9,8 @@ use anyhow::Context;
 use clap::Parser;
 use magic_jewelry::engine::ColumnGenerator;
 use magic_jewelry::engine::{
-    for_each_result, reachable, Board, Column, FallState, InputModel, RuleSet, Smart, Strategy,
-    ValueNetwork, LEVEL0_FALL_SPEED,
+    for_each_result, reachable, Board, Column, FallState, Greedy, InputModel, Question, RuleSet,
+    Strategy, ValueNetwork, LEVEL0_FALL_SPEED,
 };
 
 /// The conditions the experiment was measured under.
@@ -33,8 +33,14 @@ struct Cli {
 /// `smart`'s choice, knowing `current` and `next`: the placement's x and rotations.
 fn smart(net: &ValueNetwork, board: &Board, current: Column, next: Column) -> Option<(u8, u8)> {
     let start = FallState::spawn(LEVEL0_FALL_SPEED);
-    let mut search = Smart::for_rules(net, RULES);
-    let choice = search.choose(board, current, Some(next), start, InputModel::FAST)?;
+    let mut search = Greedy::smart(net).with_rules(RULES);
+    let choice = search.choose(&Question::new(
+        *board,
+        current,
+        Some(next),
+        start,
+        InputModel::FAST,
+    ))?;
     Some((choice.x, choice.arrangement))
 }
 
@@ -43,7 +49,7 @@ fn smart(net: &ValueNetwork, board: &Board, current: Column, next: Column) -> Op
 fn clairvoyant(net: &ValueNetwork, board: &Board, columns: [Column; 3]) -> Option<(u8, u8)> {
     let start = FallState::spawn(LEVEL0_FALL_SPEED);
     let placements = reachable(board, start, InputModel::FAST);
-    let mut search = Smart::for_rules(net, RULES);
+    let mut search = Greedy::smart(net).with_rules(RULES);
     let mut best: Option<(f64, u8, u8)> = None;
     for_each_result(
         RULES,
@@ -55,8 +61,8 @@ fn clairvoyant(net: &ValueNetwork, board: &Board, columns: [Column; 3]) -> Optio
                 return;
             }
             let next = Some(columns[2]);
-            let Some(answer) = search.choose(after, columns[1], next, start, InputModel::FAST)
-            else {
+            let question = Question::new(*after, columns[1], next, start, InputModel::FAST);
+            let Some(answer) = search.choose(&question) else {
                 return;
             };
             let score = answer.score - f64::from(after.jewels());

@@ -27,7 +27,7 @@ use super::{mix_seed, progress_bar};
 use anyhow::{bail, Context};
 use magic_jewelry::engine::eval::value::Active;
 use magic_jewelry::engine::{
-    Board, FallState, Game, InputModel, RuleSet, Simple, Smart, Strategy, ValueNetwork,
+    Board, FallState, Game, Greedy, InputModel, Question, RuleSet, Strategy, ValueNetwork,
 };
 use rayon::prelude::*;
 use serde::Serialize;
@@ -181,12 +181,18 @@ struct Step {
 
 fn choose(net: &ValueNetwork, search: Search, game: &Game, input: InputModel) -> Option<(u8, u8)> {
     let start = FallState::spawn(game.fall_speed());
-    let rules = game.rules();
-    let (board, current, next) = (game.board(), game.current(), Some(game.next()));
-    let choice = match search {
-        Search::Simple => Simple::for_rules(net, rules).choose(board, current, next, start, input),
-        Search::Smart => Smart::for_rules(net, rules).choose(board, current, next, start, input),
-    }?;
+    let question = Question::new(
+        *game.board(),
+        game.current(),
+        Some(game.next()),
+        start,
+        input,
+    );
+    let strategy = match search {
+        Search::Simple => Greedy::simple(net),
+        Search::Smart => Greedy::smart(net),
+    };
+    let choice = strategy.with_rules(game.rules()).choose(&question)?;
     Some((choice.x, choice.arrangement))
 }
 

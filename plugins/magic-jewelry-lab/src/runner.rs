@@ -5,7 +5,7 @@
 use super::stats::Stats;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use magic_jewelry::engine::{
-    FallState, Foresight, ForesightConfig, Game, InputModel, Objective, RuleSet, Situation,
+    FallState, Foresight, ForesightConfig, Game, InputModel, Objective, Question, RuleSet,
     Strategy, Turn, RULE_SET_NAMES,
 };
 use std::time::{Duration, Instant};
@@ -133,7 +133,7 @@ pub struct GameConfig {
     pub input: InputModel,
     /// Measure decision times (two clock reads per column).
     pub timed: bool,
-    /// Show the strategy the column sequence ahead ([`Situation::generator`]); only a
+    /// Show the strategy the column sequence ahead ([`Question::generator`]); only a
     /// strategy with foresight uses it.
     pub foresight: bool,
 }
@@ -171,17 +171,18 @@ pub fn run(
     for _ in 0..columns {
         let start = FallState::spawn(game.fall_speed());
         let began = config.timed.then(Instant::now);
-        strategy.observe(&Situation {
+        let question = Question {
             counters: *game.counters(),
             generator: config.foresight.then(|| game.generator().clone()),
-        });
-        let choice = strategy.choose(
-            game.board(),
-            game.current(),
-            Some(game.next()),
-            start,
-            config.input,
-        );
+            ..Question::new(
+                *game.board(),
+                game.current(),
+                Some(game.next()),
+                start,
+                config.input,
+            )
+        };
+        let choice = strategy.choose(&question);
         let elapsed = began.map(|t| t.elapsed());
         let turn = game.play(choice.map(|c| (c.x, c.arrangement)));
         on_turn(&turn, elapsed);
@@ -364,13 +365,13 @@ mod tests {
         // The same loop as `run`, keeping each board.
         for _ in 0..120 {
             let start = FallState::spawn(game.fall_speed());
-            let choice = deep.choose(
-                game.board(),
+            let choice = deep.choose(&magic_jewelry::engine::Question::new(
+                *game.board(),
                 game.current(),
                 Some(game.next()),
                 start,
                 config.input,
-            );
+            ));
             game.play(choice.map(|c| (c.x, c.arrangement)));
             boards.push(*game.board());
         }

@@ -12,7 +12,7 @@
 //! # API for the plug-in
 //!
 //! ```
-//! use magic_jewelry::engine::{self, Board, Column, InputModel, FallState, Weights};
+//! use magic_jewelry::engine::{self, Board, Column, InputModel, FallState, Question, Weights};
 //!
 //! // The settled playfield from RAM: 15 rows of 6 cells, index 0 is row -2 (the falling
 //! // column masked out).
@@ -22,9 +22,8 @@
 //! // column that has just spawned at 63 frames a row, nothing held.
 //! let start = FallState::spawn(63);
 //! let mut ai = engine::strategy_by_name("smart", &Weights::PUBLISHED).expect("known name");
-//! let decision = ai
-//!     .decide(&board, Column::new(1, 2, 3), Some(Column::new(4, 5, 6)), start, InputModel::FAST)
-//!     .expect("the column can move");
+//! let question = Question::new(board, Column::new(1, 2, 3), Some(Column::new(4, 5, 6)), start, InputModel::FAST);
+//! let decision = ai.decide(&question).expect("the column can move");
 //! // Hold decision.timeline.frames[k] on the k-th frame from now, then its finish until it locks.
 //! assert!(decision.x < 6 && decision.arrangement < 3);
 //! // What the lock does under the real game's rules (`RuleSet::lock` for either rule set):
@@ -35,9 +34,11 @@
 //! ```
 //!
 //! - [`Board::from_grid`] / [`Board::to_grid`]: the 15 x 6 grid as kept in RAM.
-//! - [`strategy_by_name`] (`simple`, `smart`, `deep`) and [`Strategy::decide`]: the chosen
-//!   x, arrangement ([`Column::arranged`]: 0-2 rotations, 3-5 a swap first), final row and
-//!   the buttons per frame.
+//! - [`strategy_by_name`] (`simple`, `smart`, `deep`) and [`Strategy::decide`]: given a
+//!   [`Question`] (the board, the columns, where the column is, how the buttons are pressed,
+//!   the counters, the generator when the columns to come are known), the chosen x,
+//!   arrangement ([`Column::arranged`]: 0-2 rotations, 3-5 a swap first), final row and the
+//!   buttons per frame.
 //! - [`RuleSet`]: the rules a game follows, the real game's (the player's) or the reference
 //!   AI's conditions; [`lock`] / [`RuleSet::lock`] lock a column with all consequences and
 //!   report a [`LockOutcome`]; [`Counters`] add the score, the combo counter, the wild column
@@ -53,8 +54,8 @@
 //!   ([`strategy_with`]); [`AnyEvaluator::for_rules`] is each rule set's default evaluation,
 //!   [`AnyEvaluator::default`] the real game's, which the player uses. Strategies follow the
 //!   real rules unless told otherwise ([`Strategy::set_rules`]).
-//! - [`Foresight`]: any strategy, searching the columns to come with a beam search when a
-//!   [`Situation`] gives it the generator ([`ForesightConfig`]: depth, beam, work budget).
+//! - [`Foresight`]: any strategy, searching the columns to come with a beam search when the
+//!   [`Question`] gives it the generator ([`ForesightConfig`]: depth, beam, work budget).
 //! - The input rules and timing model: [`search::input`]. `deep` stops its look-ahead at a
 //!   [`Budget`] of time (1.8 ms by default) or of work (boards scored), whichever comes first
 //!   ([`Strategy::set_budget`]).
@@ -75,8 +76,8 @@ pub use rules::{
 };
 pub use search::{
     for_each_result, reachable, strategy_by_name, strategy_for, strategy_with, Budget, Choice,
-    Decision, Deep, DeepConfig, Explanation, FallState, Foresight, ForesightConfig, InputModel,
-    Move, Placement, Placements, Scoring, Simple, Situation, Smart, Strategy, Timeline,
+    Decision, Deep, DeepConfig, Explanation, FallState, Foresight, ForesightConfig, Greedy,
+    InputModel, Move, Placement, Placements, Question, Scoring, Strategy, Timeline,
     UnknownStrategy, RANKED, STRATEGY_NAMES,
 };
 

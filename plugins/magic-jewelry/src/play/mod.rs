@@ -12,8 +12,8 @@ pub mod worker;
 use crate::engine::rules::board::WIDTH;
 use crate::engine::rules::scoring::MAX_COMBO;
 use crate::engine::{
-    self, reachable, AnyEvaluator, Board, Budget, Column, Counters, FallState, Foresight,
-    ForesightConfig, GameGenerator, InputModel, Objective, RuleSet, Strategy,
+    self, reachable, AnyEvaluator, Board, Budget, Column, ColumnGenerator, Counters, FallState,
+    Foresight, ForesightConfig, GameGenerator, InputModel, Objective, Question, RuleSet, Strategy,
 };
 use crate::game_view::{GameView, Phase};
 use foresight::{Reading, SeenColumns};
@@ -25,7 +25,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tracker::Events;
-use worker::{Answer, Heard, MakeStrategy, Question, Worker};
+use worker::{Answer, Heard, MakeStrategy, Worker};
 
 /// Re-plans of one column before the player gives up on it and lets it fall.
 const MAX_REPLANS: u32 = 8;
@@ -424,7 +424,7 @@ impl Player {
         Ok(Self::new(
             move || {
                 engine::strategy_for(&name, evaluation.clone(), objective)
-                    .unwrap_or_else(|_| Box::new(engine::Simple::new(evaluation.clone())))
+                    .unwrap_or_else(|_| Box::new(engine::Greedy::simple(evaluation.clone())))
             },
             mode,
         ))
@@ -699,7 +699,7 @@ impl Player {
         self.generator = self.read_generator(view, jewels, next);
         Some(Question {
             board: *board,
-            jewels,
+            current: jewels,
             next: next.is_valid().then_some(next),
             start: FallState {
                 x: falling.x,
@@ -712,7 +712,7 @@ impl Player {
             },
             input: self.mode.input_model(),
             counters: Self::counters(view),
-            generator: self.generator,
+            generator: self.generator.map(ColumnGenerator::Game),
         })
     }
 
@@ -787,12 +787,12 @@ impl Player {
         let start = self.first_state.unwrap_or(FallState::spawn(speed));
         let question = Question {
             board: after,
-            jewels,
+            current: jewels,
             next: Some(then),
             start: FallState { speed, ..start },
             input: self.mode.input_model(),
             counters,
-            generator,
+            generator: generator.map(ColumnGenerator::Game),
         };
         self.ask(question, true);
     }
@@ -858,7 +858,7 @@ impl Player {
             return Outcome::Stale;
         };
         decision.timeline = placements.timeline(index);
-        let mut plan = Plan::new(&decision, question.jewels, question.start);
+        let mut plan = Plan::new(&decision, question.current, question.start);
         if let Some((long, short)) = answer.explanation {
             plan.explanation = Some(long);
             plan.short_explanation = Some(short);
@@ -1067,16 +1067,9 @@ mod tests {
         fn name(&self) -> &'static str {
             "fragile"
         }
-        fn choose(
-            &mut self,
-            board: &Board,
-            current: Column,
-            next: Option<Column>,
-            start: FallState,
-            input: InputModel,
-        ) -> Option<engine::Choice> {
+        fn choose(&mut self, question: &Question) -> Option<engine::Choice> {
             assert!(!self.panics, "the search broke");
-            self.inner.choose(board, current, next, start, input)
+            self.inner.choose(question)
         }
         fn set_rules(&mut self, rules: RuleSet) {
             self.inner.set_rules(rules);

@@ -3,10 +3,7 @@
 //! panic in the search) is noticed by its channels and started again with a fresh strategy; if
 //! no thread can be started, the worker answers on the caller's thread instead.
 
-use crate::engine::{
-    Board, Budget, Column, ColumnGenerator, Counters, Decision, Explanation, FallState,
-    GameGenerator, InputModel, RuleSet, Situation, Strategy,
-};
+use crate::engine::{Budget, Decision, Explanation, Question, RuleSet, Strategy};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
@@ -18,39 +15,6 @@ pub type MakeStrategy = Arc<dyn Fn() -> Box<dyn Strategy> + Send + Sync>;
 
 /// How long a blocking wait lasts before it looks whether the worker is still alive.
 const WAIT_SLICE: Duration = Duration::from_millis(50);
-
-/// What to decide: a column on a board, as it stands (or as it is predicted to stand).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Question {
-    pub board: Board,
-    pub jewels: Column,
-    pub next: Option<Column>,
-    /// The column's fall state the search starts from.
-    pub start: FallState,
-    pub input: InputModel,
-    pub counters: Counters,
-    /// With foresight: the generator after the next column, which makes the columns after it.
-    pub generator: Option<GameGenerator>,
-}
-
-impl Question {
-    /// A decision made for `self` is good for `other`: the same board, columns, pace and
-    /// speed, the counters strategies weigh (cells towards the wild column, combo) and the
-    /// known columns (a generator pinned from the columns seen is only known modulo the cycle
-    /// of colours). Where the column is in its fall is handled by rebuilding the timeline; the
-    /// level is not compared, the speed it sets is.
-    pub fn answers(&self, other: &Self) -> bool {
-        self.board == other.board
-            && self.jewels == other.jewels
-            && self.next == other.next
-            && self.input == other.input
-            && self.start.speed == other.start.speed
-            && self.counters.since_wild == other.counters.since_wild
-            && self.counters.combo == other.counters.combo
-            && self.generator.map(GameGenerator::cycle_position)
-                == other.generator.map(GameGenerator::cycle_position)
-    }
-}
 
 /// A decision, with why it won (long and short), for the question asked as `id`.
 #[derive(Debug, Clone)]
@@ -234,20 +198,10 @@ fn answer(strategy: &mut dyn Strategy, request: Request) -> Answer {
         budget,
     } = request;
     strategy.set_budget(budget);
-    strategy.observe(&Situation {
-        counters: question.counters,
-        generator: question.generator.map(ColumnGenerator::Game),
-    });
-    let decision = strategy.decide(
-        &question.board,
-        question.jewels,
-        question.next,
-        question.start,
-        question.input,
-    );
+    let decision = strategy.decide(&question);
     let explanation = decision
         .as_ref()
-        .and_then(|d| Explanation::of(RuleSet::Real, &question.board, question.jewels, d))
+        .and_then(|d| Explanation::of(RuleSet::Real, &question.board, question.current, d))
         .map(|why| (why.to_string(), why.short()));
     Answer {
         id,

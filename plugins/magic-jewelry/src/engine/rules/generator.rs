@@ -93,7 +93,7 @@ impl GameGenerator {
 }
 
 /// Seeded columns under a rule set.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum ColumnGenerator {
     /// Uniform, independent colours (the reference's conditions); boxed, being 40 times the
     /// size of the game's state.

@@ -149,7 +149,7 @@ impl fmt::Display for Explanation {
 mod tests {
     use super::*;
     use crate::engine::rules::LEVEL0_FALL_SPEED;
-    use crate::engine::search::{strategy_by_name, Budget, FallState, InputModel};
+    use crate::engine::search::{strategy_by_name, Budget, FallState, InputModel, Question};
 
     /// Two reds in column 2: a red on top of them clears three.
     const BOARD: &str = "..1...\n..1...";
@@ -159,13 +159,13 @@ mod tests {
         let mut strategy = strategy_by_name(name, &Weights::PUBLISHED).expect("a strategy");
         strategy.set_budget(Budget::UNLIMITED);
         let decision = strategy
-            .decide(
-                &board,
+            .decide(&Question::new(
+                board,
                 Column::new(2, 3, 1),
                 Some(Column::new(4, 4, 5)),
                 FallState::spawn(LEVEL0_FALL_SPEED),
                 InputModel::FAST,
-            )
+            ))
             .expect("the column can move");
         (board, decision)
     }

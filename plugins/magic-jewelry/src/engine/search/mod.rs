@@ -6,13 +6,15 @@
 pub mod explain;
 pub mod input;
 pub mod placement;
+pub mod question;
 pub mod strategy;
 
 pub use explain::Explanation;
 pub use input::{FallState, InputModel, Move, Timeline};
 pub use placement::{reachable, Placement, Placements};
+pub use question::Question;
 pub use strategy::{
     for_each_result, strategy_by_name, strategy_for, strategy_with, Budget, Choice, Decision, Deep,
-    DeepConfig, Foresight, ForesightConfig, Scoring, Simple, Situation, Smart, Strategy,
-    UnknownStrategy, RANKED, STRATEGY_NAMES,
+    DeepConfig, Foresight, ForesightConfig, Greedy, Scoring, Strategy, UnknownStrategy, RANKED,
+    STRATEGY_NAMES,
 };

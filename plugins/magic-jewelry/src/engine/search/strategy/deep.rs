@@ -8,6 +8,7 @@ use crate::engine::rules::board::{Board, Column, COLOURS};
 use crate::engine::rules::RuleSet;
 use crate::engine::search::input::{FallState, InputModel};
 use crate::engine::search::placement::{reachable, Placement, MAX_PLACEMENTS};
+use crate::engine::search::question::Question;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
@@ -216,14 +217,15 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
         }
     }
 
-    fn choose(
-        &mut self,
-        board: &Board,
-        current: Column,
-        next: Option<Column>,
-        start: FallState,
-        input: InputModel,
-    ) -> Option<Choice> {
+    fn choose(&mut self, question: &Question) -> Option<Choice> {
+        let Question {
+            ref board,
+            current,
+            next,
+            start,
+            input,
+            ..
+        } = *question;
         let began = Instant::now();
         let placements = reachable(board, start, input);
         let rules = self.rules;

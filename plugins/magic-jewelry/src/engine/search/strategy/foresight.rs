@@ -10,12 +10,13 @@
 //! last depth is the choice. Work is counted in boards evaluated, so a work budget gives the same
 //! choices on every machine; a time budget can stop it earlier.
 
-use super::{for_each_result, Budget, Choice, Ranking, Situation, Strategy, LOSS};
+use super::{for_each_result, Budget, Choice, Ranking, Strategy, LOSS};
 use crate::engine::eval::Evaluator;
 use crate::engine::rules::board::{Board, Column};
 use crate::engine::rules::{ColumnGenerator, Counters, RuleSet};
-use crate::engine::search::input::{FallState, InputModel};
+use crate::engine::search::input::FallState;
 use crate::engine::search::placement::{reachable, Placement};
+use crate::engine::search::question::Question;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -84,8 +85,6 @@ fn key(node: &Node) -> NodeKey {
 pub struct Foresight {
     fair: Box<dyn Strategy>,
     config: ForesightConfig,
-    counters: Counters,
-    generator: Option<ColumnGenerator>,
     ranking: Ranking,
     /// The last decision looked ahead (not the fair strategy's).
     used: bool,
@@ -119,8 +118,6 @@ impl Foresight {
         Self {
             fair,
             config,
-            counters: Counters::default(),
-            generator: None,
             ranking: Ranking::default(),
             used: false,
             work: 0,
@@ -161,14 +158,15 @@ impl Foresight {
     }
 
     /// The beam search over `known`; `None` when the current column cannot move.
-    fn search(
-        &mut self,
-        board: &Board,
-        current: Column,
-        known: &[Column],
-        start: FallState,
-        input: InputModel,
-    ) -> Option<Choice> {
+    fn search(&mut self, question: &Question, known: &[Column]) -> Option<Choice> {
+        let Question {
+            ref board,
+            current,
+            start,
+            input,
+            counters,
+            ..
+        } = *question;
         let began = Instant::now();
         let rules = self.fair.rules();
         let evaluator = self.fair.evaluator();
@@ -178,7 +176,7 @@ impl Foresight {
         let first = *placements.as_slice().first()?;
         let root = Node {
             board: *board,
-            counters: self.counters,
+            counters,
             wild: current.is_wild(),
             used: 0,
             first,
@@ -301,30 +299,15 @@ impl Strategy for Foresight {
         self.fair.name()
     }
 
-    fn observe(&mut self, situation: &Situation) {
-        self.counters = situation.counters;
-        self.generator.clone_from(&situation.generator);
-        self.fair.observe(situation);
-    }
-
-    fn choose(
-        &mut self,
-        board: &Board,
-        current: Column,
-        next: Option<Column>,
-        start: FallState,
-        input: InputModel,
-    ) -> Option<Choice> {
-        // A sequence is used for the one decision it was observed for.
-        let generator = self.generator.take();
+    fn choose(&mut self, question: &Question) -> Option<Choice> {
         self.used = false;
-        match (generator, next) {
+        match (&question.generator, question.next) {
             (Some(generator), Some(next)) => {
-                let known = self.known(current, next, &generator);
+                let known = self.known(question.current, next, generator);
                 self.used = true;
-                self.search(board, current, &known, start, input)
+                self.search(question, &known)
             }
-            _ => self.fair.choose(board, current, next, start, input),
+            _ => self.fair.choose(question),
         }
     }
 
@@ -364,6 +347,7 @@ impl Strategy for Foresight {
 mod tests {
     use super::*;
     use crate::engine::rules::{GameGenerator, LEVEL0_FALL_SPEED};
+    use crate::engine::search::input::InputModel;
     use crate::engine::search::strategy::strategy_by_name;
     use crate::engine::Weights;
 
@@ -411,19 +395,16 @@ mod tests {
         };
         let mut foresight = Foresight::new(smart(), config);
         let mut choices = Vec::new();
+        let fair_question = Question::new(board, current, Some(next), start, InputModel::FAST);
         for generator in [None, Some(ColumnGenerator::Game(generator))] {
-            foresight.observe(&Situation {
-                counters: Counters::default(),
+            let question = Question {
                 generator,
-            });
-            let c = foresight
-                .choose(&board, current, Some(next), start, InputModel::FAST)
-                .unwrap();
+                ..fair_question.clone()
+            };
+            let c = foresight.choose(&question).unwrap();
             choices.push(best_total(&board, &columns, Some((c.x, c.arrangement))));
         }
-        let fair = smart()
-            .choose(&board, current, Some(next), start, InputModel::FAST)
-            .unwrap();
+        let fair = smart().choose(&fair_question).unwrap();
         let fair = best_total(&board, &columns, Some((fair.x, fair.arrangement)));
         // Without the sequence it plays as the strategy it wraps; with it, the better move.
         assert_eq!(choices, [fair, 12]);
@@ -447,23 +428,22 @@ mod tests {
                 ..ForesightConfig::default()
             },
         );
-        foresight.observe(&Situation {
+        let start = FallState::spawn(LEVEL0_FALL_SPEED);
+        let question = Question {
             counters: Counters {
                 since_wild: 69,
                 ..Counters::default()
             },
             generator: Some(ColumnGenerator::Game(GameGenerator::new(7))),
-        });
-        let start = FallState::spawn(LEVEL0_FALL_SPEED);
-        foresight
-            .choose(
-                &board,
+            ..Question::new(
+                board,
                 Column::new(2, 3, 1),
                 Some(Column::new(4, 5, 6)),
                 start,
                 InputModel::FAST,
             )
-            .unwrap();
+        };
+        foresight.choose(&question).unwrap();
         // Clearing the 1s brings the wild column: its boards are the only ones with X's gone
         // and none of 4, 5, 6 on them.
         let wild_next = foresight

@@ -3,26 +3,25 @@
 
 mod deep;
 mod foresight;
+mod greedy;
 mod ranking;
 mod score;
-mod simple;
-mod smart;
 
 pub use deep::{Deep, DeepConfig};
 pub use foresight::{Foresight, ForesightConfig};
+pub use greedy::Greedy;
 pub use ranking::{Ranking, RANKED};
 pub use score::Scoring;
-pub use simple::Simple;
-pub use smart::Smart;
 
 use super::input::{FallState, InputModel, Timeline};
 use super::placement::{reachable, Placement, Placements};
+use super::question::Question;
 use crate::engine::eval::score::{Objective, ScoreWeights};
 use crate::engine::eval::weights::Weights;
 use crate::engine::eval::{AnyEvaluator, Evaluator};
 use crate::engine::rules::board::{Board, Column};
 use crate::engine::rules::resolve::{lock_unchecked, LockOutcome};
-use crate::engine::rules::{ColumnGenerator, Counters, RuleSet};
+use crate::engine::rules::RuleSet;
 use std::time::{Duration, Instant};
 
 /// Score of a board where the game is lost: below anything an evaluation returns.
@@ -76,19 +75,6 @@ pub struct Decision {
     pub elapsed: Duration,
 }
 
-/// What the game knows beyond the board and the two columns shown, given to a strategy before
-/// each decision ([`Strategy::observe`]).
-#[derive(Debug, Clone, Default)]
-pub struct Situation {
-    /// The game's counters as the current column falls: combo, cells towards the next wild
-    /// column, level.
-    pub counters: Counters,
-    /// When the column sequence is known (foresight): the generator as it stands after making
-    /// the next column shown, so that it makes the columns after it, in order. Wild columns are
-    /// not in it: they come from the counters.
-    pub generator: Option<ColumnGenerator>,
-}
-
 /// How much one decision may cost, for strategies that can stop early: it stops at whichever
 /// limit comes first. A work limit gives the same choices on any machine under any load; a
 /// time limit does not.
@@ -124,24 +110,13 @@ impl Budget {
     }
 }
 
-/// A way to choose where each column goes.
+/// A way to choose where each column goes: one [`Question`] in, one [`Choice`] out.
 pub trait Strategy: Send {
     fn name(&self) -> &'static str;
 
-    /// Takes in what the game knows besides the board and the columns shown, before the next
-    /// [`Strategy::choose`]; strategies that need none of it ignore it.
-    fn observe(&mut self, _situation: &Situation) {}
-
-    /// Chooses a placement for `current`, knowing `next` when it is given. `None` when the
-    /// column cannot move at all (spawn blocked).
-    fn choose(
-        &mut self,
-        board: &Board,
-        current: Column,
-        next: Option<Column>,
-        start: FallState,
-        input: InputModel,
-    ) -> Option<Choice>;
+    /// Chooses a placement for the question's current column. `None` when the column cannot
+    /// move at all (spawn blocked).
+    fn choose(&mut self, question: &Question) -> Option<Choice>;
 
     /// Limits the cost of one decision, for strategies that can stop early
     /// ([`Budget::UNLIMITED`]: no limit, results depend only on the inputs).
@@ -168,45 +143,31 @@ pub trait Strategy: Send {
     /// What it scores boards with.
     fn evaluator(&self) -> &dyn Evaluator;
 
-    /// Where `next` would go, judged on its own board, once `current` is placed as `choice`
-    /// (`None` when it cannot be placed).
-    fn follow_up(
-        &self,
-        board: &Board,
-        current: Column,
-        choice: &Choice,
-        next: Column,
-        start: FallState,
-        input: InputModel,
-    ) -> Option<Choice> {
+    /// Where the question's next column would go, judged on its own board, once the current
+    /// one is placed as `choice` (`None` when it cannot be placed or none is shown).
+    fn follow_up(&self, question: &Question, choice: &Choice) -> Option<Choice> {
         let rules = self.rules();
-        let mut after = *board;
+        let next = question.next?;
+        let mut after = question.board;
         let outcome = rules
             .lock(
                 &mut after,
-                current.arranged(choice.arrangement),
+                question.current.arranged(choice.arrangement),
                 usize::from(choice.x),
             )
             .ok()?;
         if outcome.game_over {
             return None;
         }
-        let spawn = next_spawn(rules, start, current);
-        best_placement(rules, self.evaluator(), &after, next, spawn, input)
+        let spawn = next_spawn(rules, question.start, question.current);
+        best_placement(rules, self.evaluator(), &after, next, spawn, question.input)
     }
 
     /// [`Strategy::choose`] with the input path and the time it took.
-    fn decide(
-        &mut self,
-        board: &Board,
-        current: Column,
-        next: Option<Column>,
-        start: FallState,
-        input: InputModel,
-    ) -> Option<Decision> {
+    fn decide(&mut self, question: &Question) -> Option<Decision> {
         let began = Instant::now();
-        let choice = self.choose(board, current, next, start, input)?;
-        let placements = reachable(board, start, input);
+        let choice = self.choose(question)?;
+        let placements = reachable(&question.board, question.start, question.input);
         let index = placements.find(choice.x, choice.arrangement)?;
         // Every candidate on the ranking's scale, the chosen one too (`deep` decides on
         // another).
@@ -215,8 +176,7 @@ pub trait Strategy: Send {
         let chosen = ranking.iter().find(same).copied().unwrap_or(choice);
         let others = ranking.iter().filter(|c| !same(c)).copied();
         let candidates = std::iter::once(chosen).chain(others).take(RANKED).collect();
-        let next =
-            next.and_then(|next| self.follow_up(board, current, &choice, next, start, input));
+        let next = self.follow_up(question, &choice);
         Some(Decision {
             x: choice.x,
             arrangement: choice.arrangement,
@@ -255,8 +215,8 @@ pub fn strategy_with<E: Evaluator + Send + 'static>(
 ) -> Result<Box<dyn Strategy>, UnknownStrategy> {
     let unknown = || UnknownStrategy(name.to_string());
     match name {
-        "simple" => Ok(Box::new(Simple::new(evaluation))),
-        "smart" => Ok(Box::new(Smart::new(evaluation))),
+        "simple" => Ok(Box::new(Greedy::simple(evaluation))),
+        "smart" => Ok(Box::new(Greedy::smart(evaluation))),
         "deep" => Ok(Box::new(Deep::new(evaluation, DeepConfig::default()))),
         _ => {
             let rest = name.strip_prefix("deep:").ok_or_else(unknown)?;
@@ -398,13 +358,13 @@ mod tests {
     fn decide(name: &str, text: &str, current: [u8; 3], next: [u8; 3]) -> Decision {
         let mut s = strategy_by_name(name, &Weights::PUBLISHED).unwrap();
         s.set_budget(Budget::UNLIMITED);
-        s.decide(
-            &Board::from_text(text).unwrap(),
+        s.decide(&Question::new(
+            Board::from_text(text).unwrap(),
             Column(current),
             Some(Column(next)),
             FallState::spawn(LEVEL0_FALL_SPEED),
             InputModel::FAST,
-        )
+        ))
         .unwrap()
     }
 

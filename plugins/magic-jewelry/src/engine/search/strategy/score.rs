@@ -3,20 +3,20 @@
 //! the combo counter it really has, and a lock that brings the wild column is followed by the
 //! wild column rather than the next column shown. Leaves are valued by a [`ScoreEvaluator`].
 
-use super::{for_each_result, next_spawn, Choice, Ranking, Situation, Strategy, LOSS};
+use super::{for_each_result, next_spawn, Choice, Ranking, Strategy, LOSS};
 use crate::engine::eval::score::{ScoreEvaluator, ScoreWeights};
 use crate::engine::eval::{AnyEvaluator, Evaluator};
 use crate::engine::rules::board::{Board, Column};
 use crate::engine::rules::{Counters, RuleSet};
 use crate::engine::search::input::{FallState, InputModel};
 use crate::engine::search::placement::reachable;
+use crate::engine::search::question::Question;
 
 /// Plays for points.
 #[derive(Debug, Clone)]
 pub struct Scoring<E = AnyEvaluator> {
     evaluator: ScoreEvaluator<E>,
     rules: RuleSet,
-    counters: Counters,
     ranking: Ranking,
 }
 
@@ -26,7 +26,6 @@ impl<E: Evaluator> Scoring<E> {
         Self {
             evaluator: ScoreEvaluator::new(survival, weights),
             rules: RuleSet::Real,
-            counters: Counters::default(),
             ranking: Ranking::default(),
         }
     }
@@ -65,10 +64,6 @@ impl<E: Evaluator + Send> Strategy for Scoring<E> {
         "score"
     }
 
-    fn observe(&mut self, situation: &Situation) {
-        self.counters = situation.counters;
-    }
-
     fn set_rules(&mut self, rules: RuleSet) {
         self.rules = rules;
     }
@@ -85,14 +80,16 @@ impl<E: Evaluator + Send> Strategy for Scoring<E> {
         &self.evaluator.survival
     }
 
-    fn choose(
-        &mut self,
-        board: &Board,
-        current: Column,
-        next: Option<Column>,
-        start: FallState,
-        input: InputModel,
-    ) -> Option<Choice> {
+    fn choose(&mut self, question: &Question) -> Option<Choice> {
+        let Question {
+            ref board,
+            current,
+            next,
+            start,
+            input,
+            counters: at_start,
+            ..
+        } = *question;
         let placements = reachable(board, start, input);
         let rules = self.rules;
         let spawn = next_spawn(rules, start, current);
@@ -102,7 +99,7 @@ impl<E: Evaluator + Send> Strategy for Scoring<E> {
             let score = if outcome.game_over {
                 2.0 * LOSS
             } else {
-                let mut counters = self.counters;
+                let mut counters = at_start;
                 let r = counters.count(rules, outcome, p.y, current.is_wild());
                 // A lock that brings the wild column: it comes before the next column shown.
                 let second = if r.wild_due { Some(Column::WILD) } else { next };
@@ -150,14 +147,12 @@ mod tests {
         [Objective::Survive, Objective::Score].map(|objective| {
             let mut s = strategy_for("deep", AnyEvaluator::default(), objective).unwrap();
             s.set_budget(Budget::UNLIMITED);
-            s.observe(&Situation {
-                counters,
-                generator: None,
-            });
             let start = FallState::spawn(RuleSet::Real.fall_speed(counters.level));
-            let c = s
-                .choose(&board, current, Some(next), start, InputModel::FAST)
-                .unwrap();
+            let question = Question {
+                counters,
+                ..Question::new(board, current, Some(next), start, InputModel::FAST)
+            };
+            let c = s.choose(&question).unwrap();
             let mut after = board;
             let mut counted = counters;
             let r = counted
@@ -208,7 +203,7 @@ mod tests {
     /// brings the wild column is followed by it.
     #[test]
     fn the_path_counts_the_combo_and_the_wild_column() {
-        let mut scoring = Scoring::new(AnyEvaluator::default(), ScoreWeights::default());
+        let scoring = Scoring::new(AnyEvaluator::default(), ScoreWeights::default());
         let board = Board::from_text("..1...\n..1...").unwrap();
         let start = FallState::spawn(LEVEL0_FALL_SPEED);
         let value = |scoring: &Scoring, since_wild| {
@@ -230,16 +225,5 @@ mod tests {
         let plain = value(&scoring, 10);
         let wild = value(&scoring, 69);
         assert!(wild > plain, "{wild} {plain}");
-        // The counters a decision starts from are the ones observed last.
-        let situation = Situation {
-            counters: Counters {
-                since_wild: 69,
-                combo: 3,
-                ..Counters::default()
-            },
-            generator: None,
-        };
-        scoring.observe(&situation);
-        assert_eq!(scoring.counters, situation.counters);
     }
 }

@@ -1,38 +1,57 @@
-//! `smart`: the reference's search, current column then next column, best final board.
+//! `simple` and `smart`: every placement of the current column scored by the board it leaves,
+//! alone (`simple`) or with the best placement of the next column on it (`smart`, the
+//! reference's search).
 
 use super::{best_static, for_each_result, next_spawn, Choice, Ranking, Strategy, LOSS};
 use crate::engine::eval::{AnyEvaluator, Evaluator};
-use crate::engine::rules::board::{Board, Column};
 use crate::engine::rules::RuleSet;
-use crate::engine::search::input::{FallState, InputModel};
 use crate::engine::search::placement::reachable;
+use crate::engine::search::question::Question;
 
-/// Looks at the current and the next column.
+/// The best board, one column deep (`simple`) or two (`smart`).
 #[derive(Debug, Clone)]
-pub struct Smart<E = AnyEvaluator> {
+pub struct Greedy<E = AnyEvaluator> {
     evaluator: E,
     rules: RuleSet,
+    /// Looks at the next column too.
+    two_columns: bool,
     ranking: Ranking,
 }
 
-impl<E: Evaluator> Smart<E> {
-    /// Under the real game's rules.
-    pub fn new(evaluator: E) -> Self {
-        Self::for_rules(evaluator, RuleSet::Real)
+impl<E: Evaluator> Greedy<E> {
+    /// `simple`: the current column alone, under the real game's rules.
+    pub fn simple(evaluator: E) -> Self {
+        Self::new(evaluator, false)
     }
 
-    pub fn for_rules(evaluator: E, rules: RuleSet) -> Self {
+    /// `smart`: the current column, then the next, under the real game's rules.
+    pub fn smart(evaluator: E) -> Self {
+        Self::new(evaluator, true)
+    }
+
+    fn new(evaluator: E, two_columns: bool) -> Self {
         Self {
             evaluator,
-            rules,
+            rules: RuleSet::Real,
+            two_columns,
             ranking: Ranking::default(),
         }
     }
+
+    /// Under `rules` instead.
+    pub fn with_rules(mut self, rules: RuleSet) -> Self {
+        self.rules = rules;
+        self
+    }
 }
 
-impl<E: Evaluator + Send> Strategy for Smart<E> {
+impl<E: Evaluator + Send> Strategy for Greedy<E> {
     fn name(&self) -> &'static str {
-        "smart"
+        if self.two_columns {
+            "smart"
+        } else {
+            "simple"
+        }
     }
 
     fn set_rules(&mut self, rules: RuleSet) {
@@ -51,21 +70,22 @@ impl<E: Evaluator + Send> Strategy for Smart<E> {
         &self.evaluator
     }
 
-    fn choose(
-        &mut self,
-        board: &Board,
-        current: Column,
-        next: Option<Column>,
-        start: FallState,
-        input: InputModel,
-    ) -> Option<Choice> {
-        let placements = reachable(board, start, input);
+    fn choose(&mut self, question: &Question) -> Option<Choice> {
+        let Question {
+            board,
+            current,
+            start,
+            input,
+            ..
+        } = *question;
+        let next = question.next.filter(|_| self.two_columns);
+        let placements = reachable(&board, start, input);
         let rules = self.rules;
         let spawn = next_spawn(rules, start, current);
         let evaluator = &self.evaluator;
         let ranking = &mut self.ranking;
         ranking.clear();
-        for_each_result(rules, board, current, &placements, |p, after, outcome| {
+        for_each_result(rules, &board, current, &placements, |p, after, outcome| {
             let score = if outcome.game_over {
                 2.0 * LOSS
             } else {
