@@ -4,7 +4,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use magic_jewelry::engine::{
     reachable, strategy_by_name, strategy_with, AnyEvaluator, Board, Budget, Column, Evaluator,
-    FallState, InputModel, RuleSet, Strategy, ValueNetwork, WeightedFeatures, Weights,
+    FallState, InputModel, Question, RuleSet, Strategy, ValueNetwork, WeightedFeatures, Weights,
 };
 use magic_jewelry_lab::runner::{play, GameConfig};
 use magic_jewelry_lab::stats::Stats;
@@ -90,16 +90,15 @@ fn placements(c: &mut Criterion) {
 /// Times `strategy` deciding on each fixed board, as `decide/{label}/{board}`.
 fn bench_decisions(c: &mut Criterion, label: &str, strategy: &mut dyn Strategy) {
     for (name, board) in boards() {
+        let question = Question::new(
+            board,
+            Column::new(1, 2, 3),
+            Some(Column::new(4, 5, 6)),
+            FallState::default(),
+            InputModel::FAST,
+        );
         c.bench_function(&format!("decide/{label}/{name}"), |b| {
-            b.iter(|| {
-                strategy.decide(
-                    black_box(&board),
-                    Column::new(1, 2, 3),
-                    Some(Column::new(4, 5, 6)),
-                    FallState::default(),
-                    InputModel::FAST,
-                )
-            });
+            b.iter(|| strategy.decide(black_box(&question)));
         });
     }
 }
