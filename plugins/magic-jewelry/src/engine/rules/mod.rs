@@ -14,8 +14,6 @@ pub mod rule_set;
 pub mod scoring;
 pub mod speed;
 
-#[cfg(test)]
-mod real_traces;
 
 pub use board::{Board, Column, GridError, COLOURS, EMPTY, WILD};
 pub use game::{Game, Turn};

@@ -5,30 +5,27 @@
 //! column, the level and speed, and the columns the generator made. And foresight: from every
 //! spawn, the generator state in RAM and the counters predict the columns that come.
 
-use super::board::{Board, Column, ROWS, WIDTH};
-use super::generator::GameGenerator;
-use super::rule_set::RuleSet;
-use super::scoring::Counters;
 use jewelbot_plugin::Trace;
+use magic_jewelry::engine::rules::board::{ROWS, WIDTH};
+use magic_jewelry::engine::{Board, Column, Counters, GameGenerator, RuleSet};
+use magic_jewelry::memory_map as map;
+use magic_jewelry::recordings::{self, load};
 
-// The few addresses read here (docs/magic-jewelry.md; the rules layer keeps away from the
-// plug-in's memory map).
-const GENERATOR: usize = 0x44;
-const COLUMN_X: usize = 0x56;
-const COLUMN_Y: usize = 0x57;
-const FALL_SPEED: usize = 0x5B;
-const CURRENT: usize = 0x5C;
-const NEXT: usize = 0x5F;
-const LEVEL: usize = 0x6D;
-const SINCE_WILD: usize = 0x6E;
-const SCORE: usize = 0x77;
-const JEWELS: usize = 0x7F;
-const COMBO: usize = 0xA0;
-const PLAYFIELD: usize = 0x380;
+// The addresses read here, from the memory map.
+const GENERATOR: usize = map::GENERATOR as usize;
+const COLUMN_X: usize = map::COLUMN_X as usize;
+const COLUMN_Y: usize = map::COLUMN_Y as usize;
+const FALL_SPEED: usize = map::FALL_SPEED as usize;
+const CURRENT: usize = map::CURRENT_COLUMN as usize;
+const NEXT: usize = map::NEXT_COLUMN as usize;
+const LEVEL_INDEX: usize = map::LEVEL_INDEX as usize;
+const REMOVED: usize = map::REMOVED as usize;
+const SCORE: usize = map::SCORE as usize;
+const JEWELS: usize = map::JEWEL_COUNTER as usize;
+const COMBO: usize = map::COMBO as usize;
+const PLAYFIELD: usize = map::PLAYFIELD as usize;
 /// The 8-digit counters roll over.
 const COUNTER_MODULUS: u64 = 100_000_000;
-
-use crate::recordings::load;
 
 /// What the traces record of one frame: the zero page and the playfield.
 #[derive(Clone)]
@@ -160,9 +157,9 @@ fn replay(name: &str) -> Replayed {
         let mut board = before.settled();
         assert_eq!(y, board.rest_row(x), "{name} frame {}", frames[i].number);
         let mut counters = Counters {
-            since_wild: u32::from(before.zero[SINCE_WILD]),
+            since_wild: u32::from(before.zero[REMOVED]),
             combo: before.zero[COMBO],
-            level: before.zero[LEVEL],
+            level: before.zero[LEVEL_INDEX],
             ..Counters::default()
         };
         let before_board = board;
@@ -214,12 +211,12 @@ fn replay(name: &str) -> Replayed {
             ),
             (
                 "since wild",
-                u64::from(shown.zero[SINCE_WILD]),
+                u64::from(shown.zero[REMOVED]),
                 u64::from(counters.since_wild),
             ),
             (
                 "level",
-                u64::from(shown.zero[LEVEL]),
+                u64::from(shown.zero[LEVEL_INDEX]),
                 u64::from(counters.level),
             ),
             (
@@ -293,7 +290,7 @@ fn every_lock_of_the_normal_game() {
 #[test]
 fn every_lock_of_the_scripted_games() {
     let mut total = Replayed::default();
-    for recording in crate::recordings::scripted() {
+    for recording in recordings::scripted() {
         let result = replay(&recording.name);
         assert!(result.mismatches.is_empty(), "{:#?}", result.mismatches);
         total.locks += result.locks;
@@ -349,7 +346,7 @@ const HORIZON: usize = 40;
 #[test]
 fn the_generator_in_ram_predicts_the_columns_to_come() {
     let mut checked = [0usize; 2];
-    for recording in crate::recordings::all() {
+    for recording in recordings::all() {
         let name = recording.name.as_str();
         let trace = recording.load();
         let frames = &trace.frames;
@@ -381,9 +378,9 @@ fn the_generator_in_ram_predicts_the_columns_to_come() {
             let mut generator = GameGenerator::new(at.generator());
             let mut queue = std::collections::VecDeque::from([Column(at.bytes::<3>(NEXT))]);
             let mut counters = Counters {
-                since_wild: u32::from(at.zero[SINCE_WILD]),
+                since_wild: u32::from(at.zero[REMOVED]),
                 combo: at.zero[COMBO],
-                level: at.zero[LEVEL],
+                level: at.zero[LEVEL_INDEX],
                 ..Counters::default()
             };
             for t in j + 1..(j + 1 + HORIZON).min(turns.len()) {
