@@ -264,9 +264,6 @@ pub fn command(options: &[PluginOption]) -> clap::Command {
     for name in WITH_PLUGINS {
         command = command.mut_subcommand(name, |sub| add_plugin_args(sub, options));
     }
-    for name in crate::outputs::WRITERS {
-        command = command.mut_subcommand(name, crate::outputs::force_arg);
-    }
     command
 }
 

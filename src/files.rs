@@ -203,28 +203,6 @@ pub fn partial_path(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{name}.{}.partial", std::process::id()))
 }
 
-/// `path` if nothing is there yet, else the first of `stem-2.ext`, `stem-3.ext`, ... that is
-/// free: a default output name never lands on a file the user already has.
-pub fn fresh_path(path: &Path) -> PathBuf {
-    if fs::symlink_metadata(path).is_err() {
-        return path.to_owned();
-    }
-    let stem = path
-        .file_stem()
-        .map_or_else(|| "output".into(), |s| s.to_string_lossy().into_owned());
-    let extension = path.extension().map(|e| e.to_string_lossy().into_owned());
-    (2u32..=u32::MAX)
-        .map(|n| {
-            let name = match &extension {
-                Some(ext) => format!("{stem}-{n}.{ext}"),
-                None => format!("{stem}-{n}"),
-            };
-            path.with_file_name(name)
-        })
-        .find(|candidate| fs::symlink_metadata(candidate).is_err())
-        .unwrap_or_else(|| path.to_owned())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,16 +259,5 @@ mod tests {
         // No temporary file is left behind.
         assert_eq!(fs::read_dir(dir.path()).expect("dir").count(), 1);
         assert!(write_file(dir.path(), b"x", true).is_err());
-    }
-
-    #[test]
-    fn fresh_paths_skip_taken_names() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let path = dir.path().join("weights.json");
-        assert_eq!(fresh_path(&path), path);
-        fs::write(&path, "{}").expect("written");
-        assert_eq!(fresh_path(&path), dir.path().join("weights-2.json"));
-        fs::write(dir.path().join("weights-2.json"), "{}").expect("written");
-        assert_eq!(fresh_path(&path), dir.path().join("weights-3.json"));
     }
 }

@@ -10,8 +10,6 @@ use std::path::Path;
 use std::process::ExitCode;
 
 mod cli;
-mod lab_args;
-mod outputs;
 mod run_command;
 use cli::{Cli, Command, GameArgs, Switch};
 
@@ -61,17 +59,10 @@ fn main() -> ExitCode {
         Ok(matches) => matches,
         Err(error) => return command_line_error(&error),
     };
-    let mut cli = match Cli::from_arg_matches(&matches) {
+    let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(error) => return command_line_error(&error),
     };
-    if let Some(command) = &mut cli.command {
-        let checked = lab_args::validate(command).and_then(|()| outputs::settle(command, &matches));
-        if let Err(error) = checked {
-            eprintln!("error: {error:#}");
-            return ExitCode::FAILURE;
-        }
-    }
     let plugins = Plugins {
         settings: cli::plugin_settings(&matches, &options),
     };

@@ -5,8 +5,9 @@
 
 use super::runner::{run, GameConfig};
 use super::stats::Stats;
-use magic_jewelry::engine::{strategy_with, AnyEvaluator, Board, Budget, Evaluator, RuleSet};
-use magic_jewelry::plugin::DEFAULT_STRATEGY;
+use magic_jewelry::engine::{
+    AnyEvaluator, Board, Budget, Evaluator, Objective, RuleSet, StrategySpec,
+};
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -81,7 +82,7 @@ pub fn signature(args: &Args) -> anyhow::Result<Signature> {
         inner: AnyEvaluator::default(),
         boards: Arc::clone(&boards),
     };
-    let mut strategy = strategy_with(DEFAULT_STRATEGY, evaluator)?;
+    let mut strategy = StrategySpec::default().build(evaluator, Objective::Survive);
     strategy.set_budget(Budget::UNLIMITED);
     let mut stats = Stats::default();
     let began = Instant::now();
@@ -99,7 +100,7 @@ pub fn signature(args: &Args) -> anyhow::Result<Signature> {
     let boards = boards.load(Ordering::Relaxed);
     Ok(Signature {
         rules: config.rules,
-        strategy: DEFAULT_STRATEGY.to_owned(),
+        strategy: StrategySpec::default().to_string(),
         seed: args.seed,
         columns: stats.columns,
         boards,

@@ -13,7 +13,7 @@ use serde::Serialize;
 pub struct Args {
     /// The two AIs, each `player`, `reference`, NAME or NAME@FILE (as for `sim`). Without
     /// `--ai`, the player against the reference; with one, that AI against the player.
-    #[arg(long, num_args = 1)]
+    #[arg(long, num_args = 1, value_parser = crate::args::ai)]
     pub ai: Vec<String>,
     /// What each AI plays for, `survive` or `score`, in the order of `--ai` (one: both).
     /// Without it both survive.
@@ -37,7 +37,7 @@ pub struct Args {
     #[arg(long, default_value = "both", value_parser = ["both", "a", "b"])]
     pub foresight_for: String,
     /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::args::threads)]
     pub threads: usize,
     /// Boards the fair search may score in one decision, as the player's `--work` (default: no
     /// limit; foresight's beam has its own, `--foresight-work`). Results still depend only on
@@ -161,7 +161,7 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
                 } else {
                     (&b, objective_b)
                 };
-                let strategy = build_strategy(&ai.name, &ai.evaluation, rules, objective)?;
+                let strategy = build_strategy(ai.strategy, &ai.evaluation, rules, objective);
                 let mut strategy = foresee(strategy, foresight.filter(|_| sees(job)));
                 strategy.set_budget(Budget::work(args.work));
                 let config = super::runner::GameConfig {

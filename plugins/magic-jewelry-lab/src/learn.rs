@@ -54,26 +54,29 @@ pub struct Args {
     #[arg(long, default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub columns: u64,
     /// Learning rate at the start: the share of a return's error corrected.
-    #[arg(long, default_value_t = 0.1)]
+    #[arg(long, default_value_t = 0.1, value_parser = crate::args::rate)]
     pub alpha: f32,
     /// Learning rate at the end (it falls geometrically from --alpha; default: --alpha).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::args::rate)]
     pub final_alpha: Option<f32>,
     /// Discount of later columns' jewels.
-    #[arg(long, default_value_t = 0.99)]
+    #[arg(long, default_value_t = 0.99, value_parser = crate::args::discount)]
     pub gamma: f32,
     /// Moves a return runs before it ends on a value (n-step TD; 1 is TD(0)).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub steps: u32,
     /// Games played side by side.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
     /// Network to start from (default: all zero).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::args::evaluation_file)]
     pub from: Option<PathBuf>,
     /// Where to write the network (rewritten at every report).
     #[arg(long)]
     pub out: PathBuf,
+    /// Replace --out if it exists.
+    #[arg(long)]
+    pub force: bool,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     #[command(flatten)]
@@ -82,7 +85,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub report_every: u64,
     /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::args::threads)]
     pub threads: usize,
     /// Hide the progress bar.
     #[arg(long)]
@@ -106,6 +109,7 @@ impl Default for Args {
             report_every: 1_000_000,
             threads: 0,
             quiet: false,
+            force: false,
         }
     }
 }
@@ -347,6 +351,7 @@ pub fn learn(
 
 /// Runs `learn` from the command line: a line per report, the network saved at each.
 pub fn run(args: &Args) -> anyhow::Result<()> {
+    crate::outputs::refuse_existing(&args.out, args.force)?;
     let mut saved = Ok(());
     println!(
         "learning under the {} rules, {} columns, into {}",

@@ -6,10 +6,12 @@
 //! The in-process plug-in (`magic-jewelry`) depends on none of this: command-line parsing,
 //! progress bars, plots and thread pools live here only.
 
+pub mod args;
 pub mod bench;
 pub mod compare;
 pub mod conform;
 pub mod learn;
+pub mod outputs;
 pub mod plot;
 pub mod runner;
 pub mod sim;
@@ -18,10 +20,8 @@ pub mod train;
 
 use anyhow::Context;
 use magic_jewelry::engine::{
-    load_evaluator_for, strategy_for, strategy_with, AnyEvaluator, Budget, Objective, RuleSet,
-    Strategy, Weights,
+    load_evaluator_for, AnyEvaluator, Budget, Objective, RuleSet, Strategy, StrategySpec, Weights,
 };
-use magic_jewelry::plugin::DEFAULT_STRATEGY;
 use std::path::Path;
 
 /// The AI `sim` and `compare` play without `--ai`: the player's own configuration.
@@ -34,8 +34,8 @@ pub const REFERENCE: &str = "reference";
 pub struct Ai {
     /// What was asked for: `player`, `reference`, `NAME` or `NAME@FILE`.
     pub label: String,
-    /// The strategy's name (`simple`, `smart`, `deep`, `deep:K:S`…).
-    pub name: String,
+    /// The strategy (`simple`, `smart`, `deep`, `deep:K:S`…).
+    pub strategy: StrategySpec,
     pub evaluation: AnyEvaluator,
     /// Where the evaluation came from: `published weights`, `built-in value (RULES)`,
     /// `weights FILE` or `value FILE`.
@@ -63,10 +63,10 @@ pub fn parse_ai(spec: &str, default_file: Option<&Path>, rules: RuleSet) -> anyh
         Some((name, file)) => (name, Some(Path::new(file))),
         None => (spec, default_file),
     };
-    let (name, published) = match name {
-        PLAYER => (DEFAULT_STRATEGY, false),
-        REFERENCE => ("smart", true),
-        other => (other, false),
+    let (strategy, published) = match name {
+        PLAYER => (StrategySpec::default(), false),
+        REFERENCE => (StrategySpec::Smart, true),
+        other => (other.parse()?, false),
     };
     let (evaluation, weights, source) = match file {
         _ if published => (
@@ -89,11 +89,9 @@ pub fn parse_ai(spec: &str, default_file: Option<&Path>, rules: RuleSet) -> anyh
             format!("built-in value ({rules})"),
         ),
     };
-    // Fail early on a bad name.
-    strategy_with(name, evaluation.clone())?;
     Ok(Ai {
         label: spec.to_owned(),
-        name: name.to_owned(),
+        strategy,
         evaluation,
         source,
         weights,
@@ -103,16 +101,15 @@ pub fn parse_ai(spec: &str, default_file: Option<&Path>, rules: RuleSet) -> anyh
 /// A fresh strategy for one worker under `rules` playing for `objective`, with no time budget so
 /// results depend only on the seed.
 pub fn build_strategy(
-    name: &str,
+    spec: StrategySpec,
     evaluation: &AnyEvaluator,
     rules: RuleSet,
     objective: Objective,
-) -> anyhow::Result<Box<dyn Strategy>> {
-    let mut strategy = strategy_for(name, evaluation.clone(), objective)
-        .with_context(|| format!("strategy {name}"))?;
+) -> Box<dyn Strategy> {
+    let mut strategy = spec.build(evaluation.clone(), objective);
     strategy.set_budget(Budget::UNLIMITED);
     strategy.set_rules(rules);
-    Ok(strategy)
+    strategy
 }
 
 /// Runs `job` on a pool of `threads` threads (0: one per core).
@@ -212,12 +209,12 @@ mod tests {
     #[test]
     fn ai_names() {
         let player = parse_ai(PLAYER, None, RuleSet::Real).unwrap();
-        assert_eq!(player.name, DEFAULT_STRATEGY);
+        assert_eq!(player.strategy, StrategySpec::default());
         assert_eq!(player.source, "built-in value (real)");
         let reference = parse_ai(REFERENCE, None, RuleSet::Reference).unwrap();
         assert_eq!(
-            (reference.name.as_str(), reference.weights),
-            ("smart", Some(Weights::PUBLISHED))
+            (reference.strategy, reference.weights),
+            (StrategySpec::Smart, Some(Weights::PUBLISHED))
         );
         let smart = parse_ai("smart", None, RuleSet::Reference).unwrap();
         assert_eq!(smart.source, "built-in value (reference)");

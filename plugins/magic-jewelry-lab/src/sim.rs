@@ -21,7 +21,7 @@ pub struct Args {
     /// `reference` (smart with the published weights), simple, smart, deep or `deep:K:S[:M]`
     /// (S may be `all`), scoring with the rules' default evaluation; NAME@FILE to score with the
     /// weights or learned value in FILE.
-    #[arg(long, default_value = PLAYER)]
+    #[arg(long, default_value = PLAYER, value_parser = crate::args::ai)]
     pub ai: String,
     /// Columns to play.
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
@@ -39,7 +39,7 @@ pub struct Args {
     #[command(flatten)]
     pub foresight: ForesightArgs,
     /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::args::threads)]
     pub threads: usize,
     /// Boards the fair search may score in one decision, as the player's `--work` (default: no
     /// limit; foresight's beam has its own, `--foresight-work`). Results still depend only on
@@ -50,11 +50,14 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Evaluation file for an `--ai` without one: weights JSON or a learned value.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::args::evaluation_file)]
     pub weights: Option<PathBuf>,
     /// Directory for the histogram CSV, the report JSON and the plots (SVG and PNG).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Write into --out DIR even if it holds files (the report's names are replaced).
+    #[arg(long)]
+    pub force: bool,
     /// Hide the progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -75,6 +78,7 @@ impl Default for Args {
             weights: None,
             out: None,
             quiet: false,
+            force: false,
         }
     }
 }
@@ -145,7 +149,7 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
             .into_par_iter()
             .map(|chunk| -> anyhow::Result<Stats> {
                 let mut strategy = foresee(
-                    build_strategy(&ai.name, &ai.evaluation, rules, args.objective)?,
+                    build_strategy(ai.strategy, &ai.evaluation, rules, args.objective),
                     foresight,
                 );
                 strategy.set_budget(Budget::work(args.work));
@@ -167,7 +171,7 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
     Ok(Report {
         rules,
         ai: ai.label,
-        strategy: ai.name,
+        strategy: ai.strategy.to_string(),
         objective: args.objective,
         evaluation: ai.source,
         weights: ai.weights,
@@ -301,6 +305,9 @@ pub fn write_outputs(report: &Report, dir: &std::path::Path) -> anyhow::Result<(
 
 /// `sim`: simulate, print, and write the outputs.
 pub fn run(args: &Args) -> anyhow::Result<()> {
+    if let Some(dir) = &args.out {
+        crate::outputs::refuse_full_dir(dir, args.force)?;
+    }
     let report = simulate(args)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);

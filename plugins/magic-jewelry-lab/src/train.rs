@@ -13,7 +13,7 @@ use super::runner::{rate, GameArgs, GameConfig};
 use super::{build_strategy, mix_seed, progress_bar, with_threads};
 use anyhow::{bail, Context};
 use magic_jewelry::engine::eval::weights::{Weights, WEIGHT_COUNT, WEIGHT_NAMES};
-use magic_jewelry::engine::{AnyEvaluator, Objective};
+use magic_jewelry::engine::{AnyEvaluator, Objective, StrategySpec};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -31,7 +31,7 @@ pub enum Method {
 pub struct Args {
     /// Strategy whose weights are trained (simple, smart, deep...).
     #[arg(long, default_value = "smart")]
-    pub ai: String,
+    pub ai: StrategySpec,
     #[arg(long, value_enum, default_value_t = Method::Hill)]
     pub method: Method,
     /// Outer iterations (a new sequence each).
@@ -43,23 +43,26 @@ pub struct Args {
     #[arg(long, default_value_t = 40_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_columns: u64,
     /// Variants rated per round (hill) or samples per iteration (cem).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 8, value_parser = crate::args::population)]
     pub population: usize,
     /// Largest relative change of a weight per step (hill).
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = 0.05, value_parser = crate::args::positive)]
     pub step: f64,
     /// Starting weights (default: the published ones).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::args::evaluation_file)]
     pub from: Option<PathBuf>,
     /// Where to write the best weights (rewritten after every iteration).
     #[arg(long)]
     pub out: PathBuf,
+    /// Replace --out if it exists.
+    #[arg(long)]
+    pub force: bool,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     #[command(flatten)]
     pub game: GameArgs,
     /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::args::threads)]
     pub threads: usize,
     /// Hide the progress bar.
     #[arg(long)]
@@ -67,28 +70,17 @@ pub struct Args {
 }
 
 /// Rates weights on one sequence (lower is better).
-fn rating(
-    ai: &str,
-    weights: &Weights,
-    config: GameConfig,
-    seed: u64,
-    columns: u64,
-) -> anyhow::Result<u64> {
+fn rating(ai: StrategySpec, weights: &Weights, config: GameConfig, seed: u64, columns: u64) -> u64 {
     let evaluation = AnyEvaluator::features_for(weights, config.rules);
-    let mut strategy = build_strategy(ai, &evaluation, config.rules, Objective::Survive)?;
-    Ok(rate(strategy.as_mut(), seed, columns, config))
+    let mut strategy = build_strategy(ai, &evaluation, config.rules, Objective::Survive);
+    rate(strategy.as_mut(), seed, columns, config)
 }
 
-fn rate_all(
-    args: &Args,
-    population: &[Weights],
-    seed: u64,
-    columns: u64,
-) -> anyhow::Result<Vec<u64>> {
+fn rate_all(args: &Args, population: &[Weights], seed: u64, columns: u64) -> Vec<u64> {
     let config = args.game.config();
     population
         .par_iter()
-        .map(|w| rating(&args.ai, w, config, seed, columns))
+        .map(|w| rating(args.ai, w, config, seed, columns))
         .collect()
 }
 
@@ -126,12 +118,6 @@ pub fn train(args: &Args) -> anyhow::Result<Weights> {
         Some(path) => Weights::load(path)?,
         None => Weights::PUBLISHED,
     };
-    build_strategy(
-        &args.ai,
-        &AnyEvaluator::from(&start),
-        args.game.rules,
-        Objective::Survive,
-    )?;
     let max_columns = args.max_columns.max(args.min_columns);
     let bar = progress_bar(u64::from(args.iterations), !args.quiet, "train");
     let result = with_threads(args.threads, || match args.method {
@@ -158,14 +144,14 @@ fn hill(
     for iteration in 0..args.iterations {
         let columns = rng.random_range(args.min_columns..=max_columns);
         let seed = mix_seed(args.seed, u64::from(iteration) + 1);
-        let mut r = rating(&args.ai, &w, args.game.config(), seed, columns)?;
+        let mut r = rating(args.ai, &w, args.game.config(), seed, columns);
         let rounds = rng.random_range(5..=11);
         let before = r;
         for _ in 0..rounds {
             let population: Vec<Weights> = (0..args.population.max(1))
                 .map(|_| variant(&w, args.step, &mut rng))
                 .collect();
-            let ratings = rate_all(args, &population, seed, columns)?;
+            let ratings = rate_all(args, &population, seed, columns);
             if let Some((i, &best)) = ratings.iter().enumerate().min_by_key(|(_, &t)| t) {
                 if best < r {
                     r = best;
@@ -213,7 +199,7 @@ fn cem(
             }
             samples.push(Weights::from_vector(v));
         }
-        let ratings = rate_all(args, &samples, seed, columns)?;
+        let ratings = rate_all(args, &samples, seed, columns);
         let mut order: Vec<usize> = (0..samples.len()).collect();
         order.sort_by_key(|&i| ratings[i]);
         let top: Vec<[f64; WEIGHT_COUNT]> = order[..elite]
@@ -259,6 +245,14 @@ fn gaussian(rng: &mut ChaCha8Rng) -> f64 {
 
 /// `train`: train and print the weights.
 pub fn run(args: &Args) -> anyhow::Result<()> {
+    crate::outputs::refuse_existing(&args.out, args.force)?;
+    if args.min_columns > args.max_columns {
+        anyhow::bail!(
+            "--min-columns {} is more than --max-columns {}",
+            args.min_columns,
+            args.max_columns
+        );
+    }
     let w = train(args)?;
     println!("{}", w.to_json());
     println!(
@@ -275,7 +269,7 @@ mod tests {
 
     fn args(method: Method, out: PathBuf) -> Args {
         Args {
-            ai: "smart".into(),
+            ai: StrategySpec::Smart,
             method,
             iterations: 1,
             min_columns: 200,
@@ -284,6 +278,7 @@ mod tests {
             step: 0.05,
             from: None,
             out,
+            force: false,
             seed: 4,
             game: GameArgs::default(),
             threads: 2,

@@ -77,7 +77,7 @@ pub use rules::{
 pub use search::{
     for_each_result, reachable, strategy_by_name, strategy_for, strategy_with, Budget, Choice,
     Decision, Deep, DeepConfig, Explanation, FallState, Foresight, ForesightConfig, Greedy,
-    InputModel, Move, Placement, Placements, Question, Scoring, Strategy, Timeline,
+    InputModel, Move, Placement, Placements, Question, Scoring, Strategy, StrategySpec, Timeline,
     UnknownStrategy, RANKED, STRATEGY_NAMES,
 };
 

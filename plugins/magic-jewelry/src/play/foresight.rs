@@ -4,12 +4,126 @@
 //! offsets are tried and only a unique match is accepted); otherwise none, and the player plays
 //! fair. A wrong plan is never made from a state that does not fit what the screen shows.
 
-use crate::engine::{Column, GameGenerator};
+use crate::engine::{Column, ForesightConfig, GameGenerator};
+use crate::game_view::GameView;
+use std::fmt;
+use std::time::Duration;
+
+/// The most a foresight decision takes, with a time budget, before it settles for the depth it
+/// reached (the work budget alone takes some 4-8 ms on a desktop core).
+pub const FORESIGHT_TIME: Duration = Duration::from_millis(12);
 
 /// Generator columns remembered for pinning: 48 jewels are far more than 2,048 offsets need.
 const REMEMBERED: usize = 16;
 /// Offsets the colours depend on.
 const CYCLE: u16 = 2048;
+
+/// What the player's foresight did at its last decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ForesightStatus {
+    /// Foresight is off: fair play, by choice.
+    Off,
+    /// It searched this many columns ahead from the generator state in RAM.
+    Checked(usize),
+    /// It searched this many columns from a state pinned from the columns seen (RAM's did not
+    /// make the next column shown).
+    Pinned(usize),
+    /// RAM's state did not make the next column shown and the columns seen did not pin one:
+    /// fair play.
+    Unknown,
+}
+
+impl fmt::Display for ForesightStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Off => f.write_str("fair play"),
+            Self::Checked(k) => write!(f, "foresight: {k} columns"),
+            Self::Pinned(k) => write!(
+                f,
+                "foresight: {k} columns (generator pinned from the columns seen)"
+            ),
+            Self::Unknown => {
+                f.write_str("fair play (foresight: generator state does not match the next column)")
+            }
+        }
+    }
+}
+
+/// The player's foresight: whether it is on, how far the search looks, and the generator it
+/// trusts for the column in hand.
+#[derive(Debug, Clone)]
+pub struct Lookahead {
+    /// Read the generator from RAM and look ahead.
+    pub on: bool,
+    pub config: ForesightConfig,
+    pub status: ForesightStatus,
+    /// The generator's columns seen, for pinning its state when RAM's does not fit.
+    pub seen: SeenColumns,
+    /// A column spawned since the last reading of the generator.
+    pub spawned: bool,
+    /// The generator trusted for the column in hand (after it made the next column shown).
+    pub generator: Option<GameGenerator>,
+}
+
+impl Default for Lookahead {
+    fn default() -> Self {
+        Self {
+            on: false,
+            config: ForesightConfig {
+                time: Some(FORESIGHT_TIME),
+                ..ForesightConfig::default()
+            },
+            status: ForesightStatus::Off,
+            seen: SeenColumns::default(),
+            spawned: true,
+            generator: None,
+        }
+    }
+}
+
+impl Lookahead {
+    pub fn set_on(&mut self, on: bool) {
+        self.on = on;
+        if !on {
+            self.status = ForesightStatus::Off;
+        }
+    }
+
+    /// A new game reseeds the generator: the columns seen no longer pin it.
+    pub fn forget_columns(&mut self) {
+        self.seen.clear();
+    }
+
+    pub fn forget(&mut self) {
+        self.seen.clear();
+        self.spawned = true;
+        self.generator = None;
+    }
+
+    /// The generator after the next column shown, when foresight is on and RAM's state (or the
+    /// columns seen) can be trusted; kept as the one trusted for the column in hand.
+    pub fn read(
+        &mut self,
+        view: &GameView,
+        falling: Column,
+        next: Column,
+    ) -> Option<GameGenerator> {
+        let spawned = std::mem::take(&mut self.spawned);
+        self.seen.see(falling, next, spawned);
+        self.generator = if self.on {
+            let reading = read(view.generator, next, &self.seen);
+            self.status = match reading {
+                Reading::Checked(_) => ForesightStatus::Checked(self.config.depth),
+                Reading::Pinned(_) => ForesightStatus::Pinned(self.config.depth),
+                Reading::Unknown => ForesightStatus::Unknown,
+            };
+            reading.generator()
+        } else {
+            None
+        };
+        self.generator
+    }
+}
 
 /// Where the generator state for a decision came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -14,7 +14,6 @@ pub mod rule_set;
 pub mod scoring;
 pub mod speed;
 
-
 pub use board::{Board, Column, GridError, COLOURS, EMPTY, WILD};
 pub use game::{Game, Turn};
 pub use generator::{ColumnGenerator, GameGenerator};

@@ -6,17 +6,19 @@ mod foresight;
 mod greedy;
 mod ranking;
 mod score;
+mod spec;
 
 pub use deep::{Deep, DeepConfig};
 pub use foresight::{Foresight, ForesightConfig};
 pub use greedy::Greedy;
 pub use ranking::{Ranking, RANKED};
 pub use score::Scoring;
+pub use spec::{StrategySpec, UnknownStrategy, MAX_CANDIDATES, MAX_SAMPLES};
 
 use super::input::{FallState, InputModel, Timeline};
 use super::placement::{reachable, Placement, Placements};
 use super::question::Question;
-use crate::engine::eval::score::{Objective, ScoreWeights};
+use crate::engine::eval::score::Objective;
 use crate::engine::eval::weights::Weights;
 use crate::engine::eval::{AnyEvaluator, Evaluator};
 use crate::engine::rules::board::{Board, Column};
@@ -27,8 +29,8 @@ use std::time::{Duration, Instant};
 /// Score of a board where the game is lost: below anything an evaluation returns.
 pub const LOSS: f64 = -1.0e9;
 
-/// Strategy names [`strategy_by_name`] knows.
-pub const STRATEGY_NAMES: [&str; 3] = ["simple", "smart", "deep"];
+/// Strategy names [`strategy_by_name`] knows without settings.
+pub const STRATEGY_NAMES: [&str; 3] = StrategySpec::NAMES;
 
 /// Where to put the current column, as found by a strategy.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -190,16 +192,8 @@ pub trait Strategy: Send {
     }
 }
 
-/// An unknown strategy name.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown strategy {0:?}: expected simple, smart, deep or deep:CANDIDATES:SAMPLES[:PER_FIRST] (SAMPLES may be all)"
-)]
-pub struct UnknownStrategy(pub String);
-
-/// Builds a strategy from its name: `simple`, `smart`, `deep` (or `deep:K:S` for K candidate
-/// boards and S sampled columns after next, `all` for every one; `deep:K:S:M` with at most M
-/// candidates sharing a first placement).
+/// Builds a strategy from its name ([`StrategySpec`]: `simple`, `smart`, `deep`,
+/// `deep:K:S[:M]`) with the weighted features of `weights`.
 pub fn strategy_by_name(
     name: &str,
     weights: &Weights,
@@ -213,55 +207,16 @@ pub fn strategy_with<E: Evaluator + Send + 'static>(
     name: &str,
     evaluation: E,
 ) -> Result<Box<dyn Strategy>, UnknownStrategy> {
-    let unknown = || UnknownStrategy(name.to_string());
-    match name {
-        "simple" => Ok(Box::new(Greedy::simple(evaluation))),
-        "smart" => Ok(Box::new(Greedy::smart(evaluation))),
-        "deep" => Ok(Box::new(Deep::new(evaluation, DeepConfig::default()))),
-        _ => {
-            let rest = name.strip_prefix("deep:").ok_or_else(unknown)?;
-            // Numbers above 0; the samples may be `all`.
-            let numbers: Vec<Option<usize>> = rest
-                .split(':')
-                .map(|n| match n {
-                    "all" => Ok(None),
-                    _ => match n.parse() {
-                        Ok(0) | Err(_) => Err(unknown()),
-                        Ok(n) => Ok(Some(n)),
-                    },
-                })
-                .collect::<Result<_, _>>()?;
-            let (candidates, samples, per_first) = match numbers[..] {
-                [Some(k), s] => (k, s, DeepConfig::default().per_first),
-                [Some(k), s, Some(m)] => (k, s, m),
-                _ => return Err(unknown()),
-            };
-            let config = DeepConfig {
-                candidates,
-                per_first,
-                samples,
-                ..DeepConfig::default()
-            };
-            Ok(Box::new(Deep::new(evaluation, config)))
-        }
-    }
+    strategy_for(name, evaluation, Objective::Survive)
 }
 
-/// [`strategy_with`] playing for `objective`: the survive objective is the named strategy; the
-/// score objective has its own search ([`Scoring`]), which values boards for safety with
-/// `evaluation` (the name is checked all the same).
+/// [`strategy_with`] playing for `objective` ([`StrategySpec::build`]).
 pub fn strategy_for<E: Evaluator + Send + 'static>(
     name: &str,
     evaluation: E,
     objective: Objective,
 ) -> Result<Box<dyn Strategy>, UnknownStrategy> {
-    match objective {
-        Objective::Survive => strategy_with(name, evaluation),
-        Objective::Score => {
-            strategy_by_name(name, &Weights::PUBLISHED)?;
-            Ok(Box::new(Scoring::new(evaluation, ScoreWeights::default())))
-        }
-    }
+    Ok(name.parse::<StrategySpec>()?.build(evaluation, objective))
 }
 
 /// Calls `visit` for every placement of `column` that gives a distinct board (arrangements

@@ -1,0 +1,97 @@
+//! Value parsers the lab's commands share: a number or file a command cannot use is refused
+//! while the command line is parsed, with the flag's name, so a long run never starts on it.
+
+use magic_jewelry::engine::eval::weights::check_evaluation_file;
+use std::path::PathBuf;
+
+/// More worker threads than any machine has cores is a typo.
+pub const MAX_THREADS: usize = 4096;
+
+/// Worker threads: 0 (one per core) to [`MAX_THREADS`].
+pub fn threads(text: &str) -> Result<usize, String> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|&n| n <= MAX_THREADS)
+        .ok_or_else(|| {
+            format!("`{text}` is not a count of threads from 0 (one per core) to {MAX_THREADS}")
+        })
+}
+
+/// Most weight vectors a training round tries.
+pub const MAX_POPULATION: usize = 10_000;
+
+/// A population: 1 to [`MAX_POPULATION`].
+pub fn population(text: &str) -> Result<usize, String> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|n| (1..=MAX_POPULATION).contains(n))
+        .ok_or_else(|| format!("`{text}` is not a population from 1 to {MAX_POPULATION}"))
+}
+
+/// A finite number above 0.
+pub fn positive(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .ok_or_else(|| format!("`{text}` is not a finite number above 0"))
+}
+
+/// A rate as `f32`, finite and above 0.
+pub fn rate(text: &str) -> Result<f32, String> {
+    let value = positive(text)?;
+    Ok(value as f32)
+}
+
+/// A discount: a number from 0 to 1.
+pub fn discount(text: &str) -> Result<f32, String> {
+    text.parse::<f32>()
+        .ok()
+        .filter(|v| (0.0..=1.0).contains(v))
+        .ok_or_else(|| format!("`{text}` is not a discount from 0 to 1"))
+}
+
+/// An evaluation file (weights or a learned value): a regular file, checked before it is
+/// opened (a FIFO or a device would block or never end).
+pub fn evaluation_file(text: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(text);
+    check_evaluation_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// An AI as `sim` and `compare` take it: `player`, `reference`, `NAME` or `NAME@FILE`, the
+/// name a strategy and FILE a regular file.
+pub fn ai(text: &str) -> Result<String, String> {
+    let (name, file) = match text.split_once('@') {
+        Some((name, file)) => (name, Some(file)),
+        None => (text, None),
+    };
+    if name != crate::PLAYER && name != crate::REFERENCE {
+        name.parse::<magic_jewelry::engine::StrategySpec>()
+            .map_err(|e| e.to_string())?;
+    }
+    if let Some(file) = file {
+        evaluation_file(file)?;
+    }
+    Ok(text.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_values_are_refused_with_why() {
+        assert_eq!(threads("0"), Ok(0));
+        assert!(threads("4097").unwrap_err().contains("4096"));
+        for bad in ["0", "-1", "NaN", "inf", "x"] {
+            assert!(positive(bad).is_err(), "{bad}");
+        }
+        assert!(discount("1.5").is_err() && discount("NaN").is_err());
+        assert_eq!(discount("0.99"), Ok(0.99));
+        assert!(ai("deep:1:18446744073709551615")
+            .unwrap_err()
+            .contains("1024"));
+        assert!(ai("smart@/nonexistent.json").is_err());
+        assert_eq!(ai("player"), Ok("player".to_owned()));
+    }
+}

@@ -1,0 +1,104 @@
+//! The plug-in's statistics for summaries: the tracker's counts, the player's work, and the
+//! run's history (the counters' displays rolling over).
+
+use super::MagicJewelryPlugin;
+use crate::game_view::GameView;
+use crate::play::Player;
+use jewelbot_plugin::{Stat, StatValue};
+
+pub(super) fn all(plugin: &MagicJewelryPlugin) -> Vec<Stat> {
+    let stats = plugin.tracker.stats();
+    let work = plugin
+        .player
+        .as_ref()
+        .map(Player::stats)
+        .unwrap_or_default();
+    let int = |key: &str, label: &str, value: u64| {
+        Stat::new(
+            key,
+            label,
+            StatValue::Int(i64::try_from(value).unwrap_or(i64::MAX)),
+        )
+    };
+    let last = plugin.tracker.previous();
+    let counter = |f: fn(&GameView) -> u32| u64::from(last.map_or(0, f));
+    let mut all = vec![
+        int("columns_placed", "columns placed", stats.columns_placed),
+        int(
+            "locked_as_planned",
+            "locked where planned",
+            work.locked_as_planned,
+        ),
+        int("locked_off_plan", "locked elsewhere", work.locked_off_plan),
+        int("replans", "re-plans", work.replans),
+        int(
+            "missed_presses",
+            "frames the column was not where the presses should have put it",
+            work.missed_presses,
+        ),
+        int("games_started", "games started", stats.games_started),
+        int("game_overs", "game overs", stats.game_overs),
+        int(
+            "inconsistent_frames",
+            "frames of RAM no state of the game explains",
+            stats.inconsistent_frames,
+        ),
+        int(
+            "jewels_cleared",
+            "jewels cleared (counted)",
+            stats.jewels_cleared,
+        ),
+        int("score", "score (8 digits)", counter(|v| v.score)),
+        int("jewels", "jewels (8-digit counter)", counter(|v| v.jewels)),
+        int("level", "level (8 digits)", counter(|v| v.level)),
+        int("decisions", "decisions", work.decisions),
+        int(
+            "decision_median_us",
+            "median decision (us)",
+            work.decision_times.median().as_micros() as u64,
+        ),
+        int(
+            "decision_max_us",
+            "longest decision (us)",
+            work.decision_times.max().as_micros() as u64,
+        ),
+        int(
+            "foreseen",
+            "decisions searched for before their column spawned",
+            work.foreseen,
+        ),
+        int(
+            "waiting_frames",
+            "frames a column fell while its search ran",
+            work.waiting_frames,
+        ),
+        int(
+            "blocked_us",
+            "time the emulator waited for the search (us)",
+            work.blocked.as_micros() as u64,
+        ),
+        int(
+            "search_restarts",
+            "search threads started again",
+            work.worker_restarts,
+        ),
+        int(
+            "displays_rolled_over",
+            "displays rolled over (score, jewels, level)",
+            plugin.history.rolled_over() as u64,
+        ),
+        int(
+            "rollover_progress",
+            "thousandths of the way to every display rolled over",
+            plugin.history.rollover_progress().max(0) as u64,
+        ),
+    ];
+    for (name, frame) in plugin.history.rollover_frames() {
+        all.push(int(
+            &format!("{name}_rollover_frame"),
+            &format!("frame the {name} display rolled over (0: not yet)"),
+            frame.unwrap_or(0),
+        ));
+    }
+    all
+}
