@@ -380,11 +380,6 @@ impl Session {
         self.deck.frame_buffer()
     }
 
-    /// The last frame as NES palette indices.
-    pub fn picture_indices(&self) -> &[u16] {
-        self.deck.frame_buffer_raw()
-    }
-
     /// Mono samples of the last frame (empty when audio is off).
     pub fn audio_samples(&self) -> &[f32] {
         self.deck.audio_samples()

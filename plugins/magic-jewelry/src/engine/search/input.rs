@@ -254,11 +254,6 @@ impl Timeline {
         self.frames.get(frame).copied().unwrap_or(self.finish)
     }
 
-    /// The buttons held on the frame before `frame` (`start` before the first).
-    pub fn held_before(&self, frame: usize, start: Buttons) -> Buttons {
-        frame.checked_sub(1).map_or(start, |f| self.buttons_at(f))
-    }
-
     /// The moves it makes from a start with `held` held, in order.
     pub fn moves(&self, held: Buttons) -> impl Iterator<Item = Move> + '_ {
         let mut previous = held;

@@ -13,7 +13,7 @@
 //! placement tries each frame for the Down press and keeps the one that locks soonest, checked
 //! frame by frame with [`FallState::step`].
 
-use super::input::{FallState, InputModel, Move, Timeline, SOFT_DROP_SPEED};
+use super::input::{FallState, InputModel, Move, Timeline};
 use crate::engine::rules::board::{Board, WIDTH};
 use jewelbot_plugin::Buttons;
 use std::cmp::Reverse;
@@ -357,11 +357,6 @@ pub fn reachable(board: &Board, start: FallState, input: InputModel) -> Placemen
         }
     }
     out
-}
-
-/// The soft drop's frames per row, for callers that reason about fast play.
-pub const fn soft_drop_speed() -> u8 {
-    SOFT_DROP_SPEED
 }
 
 #[cfg(test)]
