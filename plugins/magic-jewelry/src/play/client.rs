@@ -3,7 +3,6 @@
 //! asks for. With a time budget only the latest question matters; with a deterministic one
 //! every question is searched, in order.
 
-use super::foresight::FORESIGHT_TIME;
 use super::stats::DecisionTimes;
 use super::worker::{Answer, Heard, MakeStrategy, Worker};
 use crate::engine::{Budget, Foresight, ForesightConfig, Question};
@@ -65,15 +64,6 @@ impl SearchClient {
             decision_times: DecisionTimes::default(),
             last_decision: Duration::ZERO,
             blocked: Duration::ZERO,
-        }
-    }
-
-    /// The foresight configuration the player starts with: the beam's own limits, and
-    /// [`FORESIGHT_TIME`] while the budget has a time limit.
-    pub fn default_config() -> ForesightConfig {
-        ForesightConfig {
-            time: Some(FORESIGHT_TIME),
-            ..ForesightConfig::default()
         }
     }
 

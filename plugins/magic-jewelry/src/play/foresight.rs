@@ -7,11 +7,8 @@
 use crate::engine::{Column, ForesightConfig, GameGenerator};
 use crate::game_view::GameView;
 use std::fmt;
-use std::time::Duration;
 
-/// The most a foresight decision takes, with a time budget, before it settles for the depth it
-/// reached (the work budget alone takes some 4-8 ms on a desktop core).
-pub const FORESIGHT_TIME: Duration = Duration::from_millis(12);
+use super::parameters::FORESIGHT_TIME;
 
 /// Generator columns remembered for pinning: 48 jewels are far more than 2,048 offsets need.
 const REMEMBERED: usize = 16;

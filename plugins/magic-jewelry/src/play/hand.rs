@@ -5,8 +5,7 @@ use super::injector::Injector;
 use super::plan::Plan;
 use crate::engine::FallState;
 
-/// Re-plans of one column before the player gives up on it and lets it fall.
-pub const MAX_REPLANS: u32 = 8;
+pub use super::parameters::MAX_REPLANS;
 
 #[derive(Debug, Default)]
 pub struct Hand {

@@ -12,6 +12,7 @@ pub mod hand;
 pub mod history;
 pub mod injector;
 pub mod mode;
+pub mod parameters;
 pub mod plan;
 pub mod stats;
 #[cfg(test)]

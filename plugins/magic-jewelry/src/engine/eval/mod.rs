@@ -6,6 +6,7 @@
 //! [`super::search`].
 
 pub mod features;
+pub mod parameters;
 pub mod score;
 pub mod value;
 pub mod weights;

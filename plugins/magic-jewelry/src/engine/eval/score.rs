@@ -96,15 +96,9 @@ pub struct ScoreWeights {
 }
 
 impl Default for ScoreWeights {
+    /// [`parameters::SCORE_WEIGHTS`](crate::engine::eval::parameters::SCORE_WEIGHTS).
     fn default() -> Self {
-        Self {
-            points_per_jewel: 50.0,
-            combo: 3.0,
-            hoard: 3.0,
-            closeness_power: 0.5,
-            safe_height: 9,
-            danger: 20.0,
-        }
+        crate::engine::eval::parameters::SCORE_WEIGHTS
     }
 }
 

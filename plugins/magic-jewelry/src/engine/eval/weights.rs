@@ -8,65 +8,71 @@ pub const WEIGHT_COUNT: usize = 15;
 /// Number of board features (the first weights).
 pub const FEATURE_COUNT: usize = 14;
 
-/// Feature names, in [`Weights::to_vector`] order.
-pub const WEIGHT_NAMES: [&str; WEIGHT_COUNT] = [
-    "adjacent0",
-    "adjacent1",
-    "adjacent2",
-    "adjacent3",
-    "adjacent4",
-    "jewels",
-    "edge",
-    "spawn_distance",
-    "danger",
-    "bumpiness",
-    "completions",
-    "clear_chance",
-    "buried",
-    "unpaired",
-    "interim_jewels",
-];
+/// Declares the weights once: the struct, [`WEIGHT_NAMES`] and the vector they train as, in
+/// the order written here (the five pair distances first).
+macro_rules! weights {
+    ($( $(#[doc = $doc:literal])* $name:ident ),* $(,)?) => {
+        /// How much each normalised feature counts. Pair counts add to the score; jewels, edge,
+        /// spawn distance, danger and bumpiness subtract from it. Features absent from a file
+        /// count 0, so the reference's files load unchanged.
+        #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Weights {
+            /// Same-colour pairs with 0, 1, 2, 3 and 4 cells between them, in any of the 4
+            /// directions.
+            pub adjacent: [f64; 5],
+            $( $(#[doc = $doc])* #[serde(default)] pub $name: f64, )*
+        }
 
-/// How much each normalised feature counts. Pair counts add to the score; jewels, edge, spawn
-/// distance, danger and bumpiness subtract from it. Extra features absent from a file
-/// default to 0, so the reference's files load unchanged.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Weights {
-    /// Same-colour pairs with 0, 1, 2, 3 and 4 cells between them, in any of the 4 directions.
-    pub adjacent: [f64; 5],
+        /// Weight names, in [`Weights::to_vector`] order.
+        pub const WEIGHT_NAMES: [&str; WEIGHT_COUNT] = [
+            "adjacent0", "adjacent1", "adjacent2", "adjacent3", "adjacent4",
+            $( stringify!($name) ),*
+        ];
+
+        impl Weights {
+            pub fn to_vector(&self) -> [f64; WEIGHT_COUNT] {
+                let a = self.adjacent;
+                [a[0], a[1], a[2], a[3], a[4], $( self.$name ),*]
+            }
+
+            pub fn from_vector(v: [f64; WEIGHT_COUNT]) -> Self {
+                let mut rest = v[5..].iter().copied();
+                Self {
+                    adjacent: [v[0], v[1], v[2], v[3], v[4]],
+                    $( $name: rest.next().unwrap_or_default(), )*
+                }
+            }
+        }
+    };
+}
+
+weights! {
     /// Jewels on the board (fewer is better).
-    pub jewels: f64,
+    jewels,
     /// Jewels in the side columns, corners twice.
-    pub edge: f64,
+    edge,
     /// Jewels close to where columns spawn.
-    pub spawn_distance: f64,
+    spawn_distance,
     /// Stack heights above 7, squared: the danger of topping out.
-    #[serde(default)]
-    pub danger: f64,
+    danger,
     /// Height differences between neighbouring columns.
-    #[serde(default)]
-    pub bumpiness: f64,
-    /// Empty cells a dropped column can fill (the three above each stack) where a jewel of
-    /// some colour would complete a line of three, counted per colour.
-    #[serde(default)]
-    pub completions: f64,
+    bumpiness,
+    /// Empty cells a dropped column can fill (the three above each stack) where a jewel of some
+    /// colour would complete a line of three, counted per colour.
+    completions,
     /// The chance that a random column holds a colour that completes a line in one of those
     /// cells.
-    #[serde(default)]
-    pub clear_chance: f64,
+    clear_chance,
     /// Jewels with no empty cell one or two steps away in any direction: they cannot join a
     /// line until something near them clears.
-    #[serde(default)]
-    pub buried: f64,
+    buried,
     /// Jewels with no jewel of their colour one or two steps away in any direction.
-    #[serde(default)]
-    pub unpaired: f64,
+    unpaired,
     /// Jewels on the boards between now and the searched one (after the current column, and
     /// for `deep` after the next): what is on the board in the meantime counts too, as in the
     /// mean the game is judged by.
-    #[serde(default)]
-    pub interim_jewels: f64,
+    interim_jewels,
 }
 
 const TRAINED_JSON: &str = include_str!("../../../weights/deep-cem.json");
@@ -157,43 +163,6 @@ impl Weights {
     pub fn trained() -> Self {
         // The file is checked by a test, so the fallback never happens in a tested build.
         Self::from_json(TRAINED_JSON).unwrap_or(Self::PUBLISHED)
-    }
-
-    pub fn to_vector(&self) -> [f64; WEIGHT_COUNT] {
-        let a = self.adjacent;
-        [
-            a[0],
-            a[1],
-            a[2],
-            a[3],
-            a[4],
-            self.jewels,
-            self.edge,
-            self.spawn_distance,
-            self.danger,
-            self.bumpiness,
-            self.completions,
-            self.clear_chance,
-            self.buried,
-            self.unpaired,
-            self.interim_jewels,
-        ]
-    }
-
-    pub fn from_vector(v: [f64; WEIGHT_COUNT]) -> Self {
-        Self {
-            adjacent: [v[0], v[1], v[2], v[3], v[4]],
-            jewels: v[5],
-            edge: v[6],
-            spawn_distance: v[7],
-            danger: v[8],
-            bumpiness: v[9],
-            completions: v[10],
-            clear_chance: v[11],
-            buried: v[12],
-            unpaired: v[13],
-            interim_jewels: v[14],
-        }
     }
 
     /// Checks every weight is a finite number.

@@ -5,6 +5,7 @@
 
 pub mod explain;
 pub mod input;
+pub mod parameters;
 pub mod placement;
 pub mod question;
 pub mod strategy;

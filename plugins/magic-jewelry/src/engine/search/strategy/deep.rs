@@ -35,16 +35,9 @@ pub struct DeepConfig {
 }
 
 impl Default for DeepConfig {
-    /// Few candidates, many samples: with the learned value, 3 candidates and 36 samples beat
-    /// 6 and 12 or 6 and 36 (`weights/README.md`), and fit the time budget.
+    /// [`parameters::DEEP`](crate::engine::search::parameters::DEEP).
     fn default() -> Self {
-        Self {
-            candidates: 3,
-            per_first: 6,
-            samples: Some(36),
-            budget: Budget::PLAYER,
-            seed: 0x6a65_7765_6c73,
-        }
+        crate::engine::search::parameters::DEEP
     }
 }
 

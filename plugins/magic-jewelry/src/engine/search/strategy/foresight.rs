@@ -37,17 +37,9 @@ pub struct ForesightConfig {
 }
 
 impl Default for ForesightConfig {
-    /// Depth pays more than width: over 5,000 real-rules columns (seed 7) with the learned
-    /// value, depth 5 with 24 boards holds 6.63 jewels, 8 with 24 6.34, 9 with 48 6.11 (fair
-    /// play: 8.31); a wider beam at depth 5 gains nothing. The work budget is above what 9
-    /// columns of 48 boards need, so it only bounds the worst case.
+    /// [`parameters::FORESIGHT`](crate::engine::search::parameters::FORESIGHT).
     fn default() -> Self {
-        Self {
-            depth: 9,
-            beam: 48,
-            work: 30_000,
-            time: None,
-        }
+        crate::engine::search::parameters::FORESIGHT
     }
 }
 

@@ -95,11 +95,9 @@ impl Budget {
         work: None,
     };
 
-    /// The player's limit unless told otherwise: what fits in a frame beside the emulator.
-    pub const PLAYER: Self = Self {
-        time: Some(Duration::from_micros(1800)),
-        work: None,
-    };
+    /// The player's limit unless told otherwise
+    /// ([`parameters::PLAYER_BUDGET`](crate::engine::search::parameters::PLAYER_BUDGET)).
+    pub const PLAYER: Self = crate::engine::search::parameters::PLAYER_BUDGET;
 
     /// Only a work limit (`None`: none at all).
     pub const fn work(work: Option<u64>) -> Self {

@@ -8,10 +8,7 @@ use crate::engine::eval::Evaluator;
 use std::fmt;
 use std::str::FromStr;
 
-/// Most look-ahead candidates `deep` takes: each costs a full expectation.
-pub const MAX_CANDIDATES: usize = 64;
-/// Most columns after next `deep` samples (the 76 rotation classes, `all`, are exact).
-pub const MAX_SAMPLES: usize = 1024;
+pub use crate::engine::search::parameters::{MAX_CANDIDATES, MAX_SAMPLES};
 
 /// Which search, with `deep`'s settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
