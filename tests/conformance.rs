@@ -7,7 +7,6 @@ mod common;
 use jewelbot::cartridge;
 use jewelbot::rom::RomImage;
 use jewelbot::session::{Session, SessionConfig};
-use jewelbot_plugin::RomIdentity;
 use magic_jewelry::conformance;
 use magic_jewelry_lab::conform;
 
@@ -18,14 +17,7 @@ fn session(rom: RomImage) -> Session {
 /// Runs `jewelbot conform`'s runner on a ROM: its printed text and the report, or the refusal.
 fn run(rom: &RomImage) -> (String, anyhow::Result<conformance::Report>) {
     let mut session = session(rom.clone());
-    let identity = RomIdentity {
-        name: &rom.name,
-        mapper: rom.header.mapper,
-        prg: &rom.prg,
-        chr: &rom.chr,
-        prg_chr_crc32: rom.prg_chr_crc32,
-        file_sha1: &rom.file_sha1,
-    };
+    let identity = rom.identity();
     let mut out = Vec::new();
     let report = conform::run(&mut session, &identity, conform::FRAME_LIMIT, &mut out);
     (String::from_utf8(out).expect("text"), report)

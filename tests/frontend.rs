@@ -10,7 +10,8 @@
 use jewelbot::cartridge;
 use jewelbot::frontend::canvas::Canvas;
 use jewelbot::frontend::changes::Changes;
-use jewelbot::frontend::compose::{self, Snapshot, Ui};
+use jewelbot::frontend::compose;
+use jewelbot::frontend::view::{self, Snapshot, Ui};
 use jewelbot::frontend::{input, screenshot};
 use jewelbot::session::{Session, SessionConfig};
 use jewelbot_plugin::{Buttons, Field, FrameContext, Inspection, Panel, Plugin, Ram, RomIdentity};
@@ -211,7 +212,7 @@ fn the_composition_shows_game_overlay_and_panel() {
     // The panel has text on its background.
     let ink = (panel.y..panel.y + 40)
         .flat_map(|y| (panel.x + 8..panel.x + 200).map(move |x| (x, y)))
-        .filter(|&(x, y)| canvas.pixel(x as usize, y as usize) == Some(compose::ACCENT))
+        .filter(|&(x, y)| canvas.pixel(x as usize, y as usize) == Some(view::ACCENT))
         .count();
     assert!(ink > 20, "no panel title");
 }

@@ -4,10 +4,11 @@
 use super::audio::Audio;
 use super::canvas::Canvas;
 use super::changes::Changes;
-use super::compose::{self, Aspect, Snapshot, Ui, HEX_ROWS};
+use super::compose;
 use super::input::{self, Action, Input};
 use super::pacing::{Due, Pacer, Speed};
 use super::presenter::Presenter;
+use super::view::{Aspect, Snapshot, Ui, HEX_ROWS};
 use super::{screenshot, states, Options};
 use crate::gif_capture::GifCapture;
 use crate::movie::file as movie_file;

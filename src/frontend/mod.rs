@@ -2,6 +2,7 @@
 //! inspector, plays its sound, and takes keyboard and gamepad input.
 //!
 //! - [`app`]: window events, pacing and actions.
+//! - [`view`]: what the window shows (settings, a frame's snapshot, colours).
 //! - [`compose`] and [`panel`]: the window picture, drawn on the CPU (testable without a window).
 //! - [`presenter`]: GPU drawing through `pixels`, or `softbuffer` when there is no GPU.
 //! - [`audio`] and [`ring`]: sound through `cpal`.
@@ -29,6 +30,7 @@ pub mod presenter;
 pub mod ring;
 pub mod screenshot;
 pub mod states;
+pub mod view;
 
 #[cfg(feature = "window")]
 use crate::gif_capture::GifCapture;

@@ -3,8 +3,8 @@
 
 use super::canvas::{Canvas, Rect};
 use super::changes::Changes;
-use super::compose::{Snapshot, Ui, ACCENT, DIM, HEADING, HEX_ROWS, PANEL_COLUMNS, TEXT};
 use super::font::{self, GLYPH};
+use super::view::{Snapshot, Ui, ACCENT, DIM, HEADING, HEX_ROWS, PANEL_COLUMNS, TEXT};
 
 const PANEL_BACKGROUND: [u8; 4] = [26, 26, 34, 255];
 const BORDER: [u8; 4] = [70, 70, 90, 255];

@@ -89,6 +89,18 @@ pub struct RomImage {
 }
 
 impl RomImage {
+    /// What a plug-in is told of this ROM to decide whether it knows the game.
+    pub fn identity(&self) -> jewelbot_plugin::RomIdentity<'_> {
+        jewelbot_plugin::RomIdentity {
+            name: &self.name,
+            mapper: self.header.mapper,
+            prg: &self.prg,
+            chr: &self.chr,
+            prg_chr_crc32: self.prg_chr_crc32,
+            file_sha1: &self.file_sha1,
+        }
+    }
+
     /// Reads and checks a ROM file. Only a regular file is opened, read-only, and never written.
     pub fn from_path(path: &Path) -> Result<Self, RomError> {
         let bytes = files::read_regular(path, "ROM", MAX_ROM_LEN).map_err(|error| match error {

@@ -16,7 +16,7 @@ use crate::movie::deck::MovieDeck;
 use crate::movie::{self, Movie, MovieError, PowerOnRam};
 use crate::plugin_host::PluginHost;
 use crate::rom::{RomError, RomImage};
-use jewelbot_plugin::{Buttons, Machine, MachineError, Plugin, Ram, RomIdentity, RAM_SIZE};
+use jewelbot_plugin::{Buttons, Machine, MachineError, Plugin, Ram, RAM_SIZE};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use tetanes_core::debug::{Access, Breakpoint};
@@ -158,14 +158,7 @@ impl Session {
         let ines = rom.to_ines()?;
         load(&mut deck, &rom, &ines)?;
         let mut plugins = PluginHost::new(plugins);
-        plugins.attach(&RomIdentity {
-            name: &rom.name,
-            mapper: rom.header.mapper,
-            prg: &rom.prg,
-            chr: &rom.chr,
-            prg_chr_crc32: rom.prg_chr_crc32,
-            file_sha1: &rom.file_sha1,
-        });
+        plugins.attach(&rom.identity());
         Ok(Self {
             deck,
             routines: Vec::new(),

@@ -96,9 +96,17 @@ pub struct ScoreWeights {
 }
 
 impl Default for ScoreWeights {
-    /// [`parameters::SCORE_WEIGHTS`](crate::engine::eval::parameters::SCORE_WEIGHTS).
+    /// The tuned weights ([`parameters`](crate::engine::eval::parameters)).
     fn default() -> Self {
-        crate::engine::eval::parameters::SCORE_WEIGHTS
+        use crate::engine::eval::parameters as p;
+        Self {
+            points_per_jewel: p::SCORE_POINTS_PER_JEWEL,
+            combo: p::SCORE_COMBO,
+            hoard: p::SCORE_HOARD,
+            closeness_power: p::SCORE_CLOSENESS_POWER,
+            safe_height: p::SCORE_SAFE_HEIGHT,
+            danger: p::SCORE_DANGER,
+        }
     }
 }
 

@@ -35,9 +35,16 @@ pub struct DeepConfig {
 }
 
 impl Default for DeepConfig {
-    /// [`parameters::DEEP`](crate::engine::search::parameters::DEEP).
+    /// The player's `deep` ([`parameters`](crate::engine::search::parameters)).
     fn default() -> Self {
-        crate::engine::search::parameters::DEEP
+        use crate::engine::search::parameters as p;
+        Self {
+            candidates: p::DEEP_CANDIDATES,
+            per_first: p::DEEP_PER_FIRST,
+            samples: Some(p::DEEP_SAMPLES),
+            budget: Budget::PLAYER,
+            seed: p::DEEP_SEED,
+        }
     }
 }
 

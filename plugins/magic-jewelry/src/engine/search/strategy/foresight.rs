@@ -37,9 +37,15 @@ pub struct ForesightConfig {
 }
 
 impl Default for ForesightConfig {
-    /// [`parameters::FORESIGHT`](crate::engine::search::parameters::FORESIGHT).
+    /// The player's foresight ([`parameters`](crate::engine::search::parameters)).
     fn default() -> Self {
-        crate::engine::search::parameters::FORESIGHT
+        use crate::engine::search::parameters as p;
+        Self {
+            depth: p::FORESIGHT_DEPTH,
+            beam: p::FORESIGHT_BEAM,
+            work: p::FORESIGHT_WORK,
+            time: None,
+        }
     }
 }
 

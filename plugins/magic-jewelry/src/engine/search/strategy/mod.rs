@@ -96,8 +96,11 @@ impl Budget {
     };
 
     /// The player's limit unless told otherwise
-    /// ([`parameters::PLAYER_BUDGET`](crate::engine::search::parameters::PLAYER_BUDGET)).
-    pub const PLAYER: Self = crate::engine::search::parameters::PLAYER_BUDGET;
+    /// ([`parameters::PLAYER_TIME`](crate::engine::search::parameters::PLAYER_TIME)).
+    pub const PLAYER: Self = Self {
+        time: Some(crate::engine::search::parameters::PLAYER_TIME),
+        work: None,
+    };
 
     /// Only a work limit (`None`: none at all).
     pub const fn work(work: Option<u64>) -> Self {

@@ -166,7 +166,7 @@ fn check_outputs(args: &RunArgs) -> anyhow::Result<()> {
                 .is_some_and(|state| same_path(state, path));
         let is_dir_output = *flag == "--report";
         if !own_state && !is_dir_output {
-            crate::refuse_existing(path, args.force)?;
+            crate::setup::refuse_existing(path, args.force)?;
         }
         if is_dir_output && path.is_file() {
             bail!("--report {} is a file, not a folder", path.display());

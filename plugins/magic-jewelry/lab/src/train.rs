@@ -9,7 +9,7 @@
 //!
 //! Weights at 0 move by a small absolute step, so extra features can switch on.
 
-use super::runner::{rate, GameArgs, GameConfig};
+use super::runner::{rate, GameConfig, SimGameArgs};
 use super::{build_strategy, mix_seed, progress_bar, with_threads};
 use anyhow::{bail, Context};
 use magic_jewelry::engine::eval::weights::{Weights, WEIGHT_COUNT, WEIGHT_NAMES};
@@ -60,7 +60,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     #[command(flatten)]
-    pub game: GameArgs,
+    pub game: SimGameArgs,
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0, value_parser = crate::args::threads)]
     pub threads: usize,
@@ -280,7 +280,7 @@ mod tests {
             out,
             force: false,
             seed: 4,
-            game: GameArgs::default(),
+            game: SimGameArgs::default(),
             threads: 2,
             quiet: true,
         }

@@ -1,14 +1,17 @@
 //! `sim`: plays seeded column sequences without the emulator and reports the statistics.
 
-use super::runner::{check_foresight, foresee, objective_parser, play, ForesightArgs, GameArgs};
-use super::stats::{tail_fit, Stats, TailFit};
-use super::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAYER};
+use crate::runner::{check_foresight, foresee, objective_parser, play, ForesightArgs, SimGameArgs};
+use crate::stats::{tail_fit, Stats};
+use crate::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAYER};
 use anyhow::Context;
-use magic_jewelry::engine::{Budget, ForesightConfig, Objective, RuleSet, Weights};
+use magic_jewelry::engine::{Budget, Objective};
 use rayon::prelude::*;
-use serde::Serialize;
 use std::path::PathBuf;
 use std::time::Instant;
+
+mod plot;
+mod report;
+pub use report::{summary, Report, SpeedShare};
 
 /// Columns per independent chunk (each from an empty board, with its own seed): fixed, so the
 /// results do not depend on the number of threads.
@@ -35,7 +38,7 @@ pub struct Args {
     #[arg(long, default_value = "survive", value_parser = objective_parser())]
     pub objective: Objective,
     #[command(flatten)]
-    pub game: GameArgs,
+    pub game: SimGameArgs,
     #[command(flatten)]
     pub foresight: ForesightArgs,
     /// Worker threads (0: one per core).
@@ -70,7 +73,7 @@ impl Default for Args {
             columns: 1_000_000,
             seed: 1,
             objective: Objective::Survive,
-            game: GameArgs::default(),
+            game: SimGameArgs::default(),
             foresight: ForesightArgs::default(),
             threads: 0,
             work: None,
@@ -81,49 +84,6 @@ impl Default for Args {
             force: false,
         }
     }
-}
-
-/// The share of columns that fell at one speed.
-#[derive(Debug, Clone, Serialize)]
-pub struct SpeedShare {
-    pub frames_per_row: u8,
-    pub share: f64,
-}
-
-/// What `sim` reports.
-#[derive(Debug, Clone, Serialize)]
-pub struct Report {
-    /// The rules played by.
-    pub rules: RuleSet,
-    /// What `--ai` asked for.
-    pub ai: String,
-    /// The strategy.
-    pub strategy: String,
-    /// What it played for.
-    pub objective: Objective,
-    /// `published weights`, `built-in value (RULES)`, `weights FILE` or `value FILE`.
-    pub evaluation: String,
-    /// The weights of a feature evaluation.
-    pub weights: Option<Weights>,
-    /// The foresight search, when the strategy was shown the columns ahead.
-    pub foresight: Option<ForesightConfig>,
-    pub seed: u64,
-    pub tap_interval: u8,
-    pub mean_jewels: f64,
-    pub max_jewels: u32,
-    pub columns_per_clear: f64,
-    pub game_overs: u64,
-    pub points_per_column: f64,
-    pub wild_columns: u64,
-    /// The highest level a game displayed (wild columns generated in one game).
-    pub highest_level: u64,
-    /// Columns at each fall speed, fastest first.
-    pub speeds: Vec<SpeedShare>,
-    pub mean_decision_micros: f64,
-    pub median_decision_micros: u64,
-    pub columns_per_second: f64,
-    pub tail_fit: Option<TailFit>,
-    pub stats: Stats,
 }
 
 /// Runs the simulation and returns its report (no printing).
@@ -201,85 +161,6 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
     })
 }
 
-/// The text summary.
-pub fn summary(report: &Report) -> String {
-    let s = &report.stats;
-    let mut out = format!(
-        "{} ({} with {}, playing to {}) over {} columns under the {} rules (seed {}, tap every {} frames)\n",
-        report.ai,
-        report.strategy,
-        report.evaluation,
-        report.objective,
-        s.columns,
-        report.rules,
-        report.seed,
-        report.tap_interval
-    );
-    if let Some(f) = &report.foresight {
-        out += &format!(
-            "foresight: {} columns searched, beam {}, at most {} boards a decision\n",
-            f.depth, f.beam, f.work
-        );
-    }
-    out += &format!(
-        "jewels on the board after each placement: mean {:.3}, max {}\n",
-        report.mean_jewels, report.max_jewels
-    );
-    out += &format!(
-        "complete clears: {} (one every {:.0} columns; longest wait {} columns)\n",
-        s.clears, report.columns_per_clear, s.longest_without_clear
-    );
-    out += &format!(
-        "game overs: {}; cells removed: {}; jewels erased without a match: {}\n",
-        s.game_overs, s.removed, s.erased
-    );
-    if report.rules.has_wild_columns() {
-        out += &format!(
-            "points: {:.1} per column ({:.1} by wild columns); wild columns: {} (highest level shown: {})\n",
-            report.points_per_column,
-            s.wild_points as f64 / s.columns.max(1) as f64,
-            s.wild_columns,
-            report.highest_level
-        );
-        let speeds: Vec<String> = report
-            .speeds
-            .iter()
-            .map(|s| format!("{}:{:.1}%", s.frames_per_row, 100.0 * s.share))
-            .collect();
-        out += &format!(
-            "columns at each speed (frames a row:share): {}\n",
-            speeds.join(" ")
-        );
-    }
-    let chains: Vec<String> = s
-        .chains
-        .iter()
-        .enumerate()
-        .filter(|(_, &n)| n > 0)
-        .map(|(len, n)| format!("{len}:{n}"))
-        .collect();
-    out += &format!("chain lengths (steps:locks): {}\n", chains.join(" "));
-    let fill: Vec<String> = s
-        .fill
-        .iter()
-        .enumerate()
-        .filter(|(_, &n)| n > 0)
-        .map(|(j, n)| format!("{j}:{n}"))
-        .collect();
-    out += &format!("fill histogram (jewels:placements): {}\n", fill.join(" "));
-    if let Some(fit) = &report.tail_fit {
-        out += &format!(
-            "log10 tail fit over {}-{} jewels: expected columns to 54 jewels {:.3e}, to 78 {:.3e}\n",
-            fit.from, fit.to, fit.expected_columns_54, fit.expected_columns_78
-        );
-    }
-    out += &format!(
-        "decision {:.1} us mean, {} us median; {:.0} columns per second\n",
-        report.mean_decision_micros, report.median_decision_micros, report.columns_per_second
-    );
-    out
-}
-
 /// Writes the histogram CSV, the report JSON and the plots into `dir`.
 pub fn write_outputs(report: &Report, dir: &std::path::Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -299,7 +180,7 @@ pub fn write_outputs(report: &Report, dir: &std::path::Path) -> anyhow::Result<(
     };
     write("histogram.csv", &csv)?;
     write("report.json", &serde_json::to_string_pretty(report)?)?;
-    super::plot::fill_plots(report, dir)?;
+    plot::fill_plots(report, dir)?;
     Ok(())
 }
 

@@ -22,7 +22,7 @@
 //! scored without knowing the column after, do not have. `simple` chooses without that
 //! knowledge, and its values serve `smart` and `deep` best (`weights/README.md`).
 
-use super::runner::GameArgs;
+use super::runner::SimGameArgs;
 use super::{mix_seed, progress_bar};
 use anyhow::{bail, Context};
 use magic_jewelry::engine::eval::value::Active;
@@ -80,7 +80,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     #[command(flatten)]
-    pub game: GameArgs,
+    pub game: SimGameArgs,
     /// Columns between reports.
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub report_every: u64,
@@ -105,7 +105,7 @@ impl Default for Args {
             from: None,
             out: PathBuf::new(),
             seed: 1,
-            game: GameArgs::default(),
+            game: SimGameArgs::default(),
             report_every: 1_000_000,
             threads: 0,
             quiet: false,
@@ -389,9 +389,9 @@ mod tests {
             games: 4,
             threads,
             quiet: true,
-            game: GameArgs {
+            game: SimGameArgs {
                 rules: RuleSet::Reference,
-                ..GameArgs::default()
+                ..SimGameArgs::default()
             },
             ..Args::default()
         }
@@ -461,7 +461,7 @@ mod tests {
         let args = Args {
             columns: 8_000,
             report_every: 8_000,
-            game: GameArgs::default(),
+            game: SimGameArgs::default(),
             ..short(2)
         };
         let mut reports = Vec::new();

@@ -1,6 +1,6 @@
 //! The one simulator loop: a strategy plays a seeded [`Game`] column after column under a rule
 //! set. `sim`, `compare`, `train` and `bench` run it; `learn` steps the same [`Game`] in
-//! lockstep. [`GameArgs`] are the options every one of them takes for it.
+//! lockstep. [`SimGameArgs`] are the options every one of them takes for it.
 
 use super::stats::Stats;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 /// The game the tools simulate: the rules and how the player presses (flattened into `sim`,
 /// `compare`, `train` and `learn`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Args)]
-pub struct GameArgs {
+pub struct SimGameArgs {
     /// Rules: `real` (the game's: its generator, wild columns, speed table, score, game-over
     /// rule) or `reference` (the reference AI's conditions: uniform colours, no wild column,
     /// level-0 speed, no score).
@@ -24,7 +24,7 @@ pub struct GameArgs {
     pub tap_interval: u8,
 }
 
-impl Default for GameArgs {
+impl Default for SimGameArgs {
     fn default() -> Self {
         Self {
             rules: RuleSet::Real,
@@ -33,7 +33,7 @@ impl Default for GameArgs {
     }
 }
 
-impl GameArgs {
+impl SimGameArgs {
     pub fn input(&self) -> InputModel {
         if self.tap_interval <= 2 {
             InputModel::FAST
@@ -141,7 +141,7 @@ pub struct GameConfig {
 impl Default for GameConfig {
     /// The real game in fast mode.
     fn default() -> Self {
-        GameArgs::default().config()
+        SimGameArgs::default().config()
     }
 }
 
@@ -332,13 +332,13 @@ mod tests {
         #[derive(Parser)]
         struct Cli {
             #[command(flatten)]
-            game: GameArgs,
+            game: SimGameArgs,
         }
         let parsed = Cli::try_parse_from(["sim", "--rules", "reference"]).unwrap();
         assert_eq!(parsed.game.rules, RuleSet::Reference);
         assert_eq!(
             Cli::try_parse_from(["sim"]).unwrap().game,
-            GameArgs::default()
+            SimGameArgs::default()
         );
         let error = Cli::try_parse_from(["sim", "--rules", "arcade"])
             .err()

@@ -1,6 +1,6 @@
 //! `compare`: two strategies on the same seeded column sequences, with paired statistics.
 
-use super::runner::{check_foresight, foresee, objective_parser, play, ForesightArgs, GameArgs};
+use super::runner::{check_foresight, foresee, objective_parser, play, ForesightArgs, SimGameArgs};
 use super::stats::Stats;
 use super::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAYER, REFERENCE};
 use anyhow::bail;
@@ -29,7 +29,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     #[command(flatten)]
-    pub game: GameArgs,
+    pub game: SimGameArgs,
     #[command(flatten)]
     pub foresight: ForesightArgs,
     /// Which AI `--foresight` applies to: `both`, or `a` or `b` to compare foresight with fair
@@ -60,7 +60,7 @@ impl Default for Args {
             columns: 20_000,
             seeds: 20,
             seed: 1,
-            game: GameArgs::default(),
+            game: SimGameArgs::default(),
             foresight: ForesightArgs::default(),
             foresight_for: "both".to_owned(),
             threads: 0,
@@ -530,19 +530,16 @@ mod tests {
                 columns: 400,
                 seeds: 6,
                 seed: 3,
-                game: GameArgs {
+                game: SimGameArgs {
                     rules,
-                    ..GameArgs::default()
+                    ..SimGameArgs::default()
                 },
                 threads: 2,
                 quiet: true,
                 ..Args::default()
             };
             assert!(compare(&args).is_err());
-            let published = concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../magic-jewelry/weights/published.json"
-            );
+            let published = concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/published.json");
             let args = Args {
                 ai: vec!["reference".into(), format!("simple@{published}")],
                 ..args

@@ -5,8 +5,8 @@
 //! The PNG text is drawn with an embedded DejaVu Sans Mono (`assets/fonts` at the top of the repository, Bitstream Vera
 //! licence), so plots need no system font libraries.
 
-use super::sim::Report;
-use super::stats::polyval;
+use super::report::Report;
+use crate::stats::polyval;
 use anyhow::anyhow;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
@@ -18,7 +18,7 @@ const SIZE: (u32, u32) = (900, 600);
 
 /// The font every plot's text uses.
 const FONT: &str = "sans-serif";
-static FONT_BYTES: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSansMono.ttf");
+static FONT_BYTES: &[u8] = include_bytes!("../../../../../assets/fonts/DejaVuSansMono.ttf");
 
 fn register_font() -> anyhow::Result<()> {
     static REGISTER: Once = Once::new();

@@ -12,7 +12,6 @@ pub mod compare;
 pub mod conform;
 pub mod learn;
 pub mod outputs;
-pub mod plot;
 pub mod runner;
 pub mod sim;
 pub mod stats;

@@ -1,0 +1,47 @@
+//! `jewelbot` with no command: the window.
+
+use crate::cli::PlayArgs;
+use crate::setup::Plugins;
+use std::process::ExitCode;
+
+/// Opens the window and plays until it is closed.
+#[cfg(feature = "window")]
+pub fn play(args: &PlayArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
+    let window = &args.window;
+    let options = jewelbot::frontend::Options {
+        ai: args.game.ai == crate::cli::Switch::On,
+        software: window.software,
+        fullscreen: window.fullscreen,
+        scale: window.scale,
+        inspector: window.inspector,
+        mute: window.mute,
+        square_pixels: window.square_pixels,
+        state_dir: window.state_dir.clone(),
+        screenshot_dir: window.screenshot_dir.clone(),
+        record_movie: window.record_movie.clone(),
+        gif: window.gif.clone(),
+        force: window.force,
+    };
+    // Files are refused before the window opens.
+    for path in [&window.record_movie, &window.gif].into_iter().flatten() {
+        crate::setup::refuse_existing(path, window.force)?;
+    }
+    if let Some(path) = &args.game.movie {
+        jewelbot::movie::file::read(path)?;
+    }
+    jewelbot::frontend::run(options, |config| {
+        let mut session = crate::setup::open_session_with(&args.game, plugins, config)?;
+        crate::setup::report_messages(&mut session);
+        Ok(session)
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// This build has no window.
+#[cfg(not(feature = "window"))]
+pub fn play(_: &PlayArgs, _: &Plugins) -> anyhow::Result<ExitCode> {
+    anyhow::bail!(
+        "this build has no window (build with `--features window`, as ./play does); \
+         to play without one use `jewelbot run --headless --frames N`"
+    )
+}

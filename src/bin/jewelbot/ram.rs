@@ -1,0 +1,60 @@
+//! `jewelbot ram`: runs to a frame and prints the plug-ins' view of RAM (and its changes).
+
+use crate::cli::RamArgs;
+use crate::setup::{open_session, report_messages, Plugins};
+use anyhow::Context;
+use jewelbot::inspector;
+use jewelbot::session::Session;
+use std::process::ExitCode;
+
+pub fn ram(args: &RamArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
+    let mut session = open_session(&args.game, plugins)?;
+    report_messages(&mut session);
+    if let Some(path) = &args.state {
+        session
+            .load_state_file(path)
+            .with_context(|| format!("cannot start from {}", path.display()))?;
+        if session.frame_number() > args.frame {
+            anyhow::bail!(
+                "--frame {}: {} is at frame {}, past it",
+                args.frame,
+                path.display(),
+                session.frame_number()
+            );
+        }
+    }
+    let mut before = inspect(&session);
+    while session.frame_number() < args.frame {
+        session.run_frame()?;
+        if args.watch {
+            let now = inspect(&session);
+            let changes = inspector::changes(&before, &now);
+            if !changes.is_empty() {
+                println!("frame {}: {}", session.frame_number(), changes.join(", "));
+            }
+            before = now;
+        }
+    }
+    println!("frame {}", session.frame_number());
+    let inspections = session.plugins().inspect(session.ram());
+    if inspections.is_empty() {
+        println!("(no plug-in describes this ROM's RAM)");
+    }
+    for (_, inspection) in &inspections {
+        print!("{}", inspector::render(inspection));
+    }
+    if args.hex || inspections.is_empty() {
+        print!("\n{}", inspector::hex_dump(session.ram()));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn inspect(session: &Session) -> jewelbot_plugin::Inspection {
+    session
+        .plugins()
+        .inspect(session.ram())
+        .into_iter()
+        .next()
+        .map(|(_, i)| i)
+        .unwrap_or_default()
+}

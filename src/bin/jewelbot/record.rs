@@ -1,0 +1,95 @@
+//! `jewelbot record`: a RAM trace of any ROM, driven by a script, a movie or the plug-ins.
+
+use crate::cli::RecordArgs;
+use crate::setup::{open_session, refuse_existing, report_messages, Plugins};
+use anyhow::Context;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Larger than any input script a person writes.
+const MAX_SCRIPT_LEN: u64 = 16 * 1024 * 1024;
+
+/// Records a trace and writes it where `--out` says, never over a file without `--force`.
+pub fn record(args: &RecordArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
+    for path in std::iter::once(&args.out).chain(&args.record_movie) {
+        refuse_existing(path, args.force)?;
+    }
+    let script = match &args.script {
+        Some(path) => {
+            let text = jewelbot::files::read_regular_text(path, "script", MAX_SCRIPT_LEN)?;
+            Some(
+                jewelbot_plugin::Script::parse(&text)
+                    .with_context(|| format!("script {}", path.display()))?,
+            )
+        }
+        None => None,
+    };
+    let mut session = open_session(&args.game, plugins)?;
+    report_messages(&mut session);
+    if args.record_movie.is_some() {
+        session.record_movie()?;
+    }
+    // A movie without --frames is recorded to its end.
+    let frames = args
+        .frames
+        .or_else(|| session.movie_playback().map(|(_, total)| total as u64))
+        .unwrap_or(0);
+    let (driver, source) = match &script {
+        Some(script) => (
+            jewelbot::record::Driver::Script(script),
+            format!(
+                "script-{}",
+                args.script
+                    .as_deref()
+                    .and_then(Path::file_name)
+                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+            ),
+        ),
+        None => (
+            jewelbot::record::Driver::Frames(frames),
+            match &args.game.movie {
+                Some(path) => format!(
+                    "movie-{}",
+                    path.file_name()
+                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+                ),
+                None => "jewelbot-player".to_owned(),
+            },
+        ),
+    };
+    // A script's length in frames is known only once it has run.
+    let bar = match Some(frames).filter(|_| script.is_none()) {
+        Some(frames) => jewelbot::progress::bar(frames, "frames"),
+        None => jewelbot::progress::spinner("frames"),
+    };
+    let recorded = jewelbot::record::record(
+        &mut session,
+        &driver,
+        &source,
+        args.ranges.as_ref(),
+        |frames| bar.set_position(frames),
+    );
+    bar.finish_and_clear();
+    let recorded = recorded?;
+    jewelbot::record::write_trace(&args.out, &recorded.text)
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    println!(
+        "{} frames recorded to {}",
+        recorded.frames,
+        args.out.display()
+    );
+    for event in &recorded.waited_out {
+        eprintln!("note: the script waited for {event} and it did not come");
+    }
+    if let Some(path) = &args.record_movie {
+        if let Some(movie) = session.take_recorded_movie() {
+            jewelbot::movie::file::write(path, &movie, args.force)?;
+            eprintln!(
+                "movie of {} frames recorded to {}",
+                movie.frames.len(),
+                path.display()
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,96 @@
+//! What every console command starts from: the plug-ins with the command line's settings, the
+//! ROM, and a session with the controller, pokes, freezes and movie the command line asks for.
+
+use crate::cli::{GameArgs, Switch};
+use anyhow::{anyhow, Context};
+use jewelbot::rom::RomImage;
+use jewelbot::session::{Control, Session, SessionConfig};
+use jewelbot_plugin::Plugin;
+use magic_jewelry::plugin::MagicJewelryPlugin;
+use std::path::Path;
+
+/// The plug-ins this binary hosts, with their default settings. The only place the host
+/// names a plug-in: everything else it learns from the plug-in API.
+pub fn plugins() -> Vec<Box<dyn Plugin>> {
+    vec![Box::new(MagicJewelryPlugin::default())]
+}
+
+/// How to make the plug-ins: their defaults with the options given on the command line.
+pub struct Plugins {
+    pub settings: Vec<(String, String)>,
+}
+
+impl Plugins {
+    /// Fresh plug-ins with the settings applied; a refused setting is an error naming its flag.
+    pub fn build(&self) -> anyhow::Result<Vec<Box<dyn Plugin>>> {
+        let mut list = plugins();
+        for (name, value) in &self.settings {
+            for plugin in &mut list {
+                if plugin.options().iter().any(|o| &o.name == name) {
+                    plugin
+                        .set_option(name, value)
+                        .map_err(|reason| anyhow!("--{name} {value}: {reason}"))?;
+                }
+            }
+        }
+        Ok(list)
+    }
+}
+
+/// Refuses, before any work is done, to replace `path` without `--force`.
+pub fn refuse_existing(path: &Path, force: bool) -> anyhow::Result<()> {
+    if !force && std::fs::symlink_metadata(path).is_ok() {
+        anyhow::bail!("{} exists; pass --force to replace it", path.display());
+    }
+    Ok(())
+}
+
+pub fn open_rom(path: Option<&Path>) -> anyhow::Result<RomImage> {
+    match path {
+        Some(path) => {
+            RomImage::from_path(path).with_context(|| format!("cannot use ROM {}", path.display()))
+        }
+        None => Ok(jewelbot::cartridge::rom()?),
+    }
+}
+
+pub fn open_session(game: &GameArgs, plugins: &Plugins) -> anyhow::Result<Session> {
+    open_session_with(game, plugins, SessionConfig::default())
+}
+
+/// A session with the frontend's audio settings, the controller with the AI or the person as
+/// `--ai` says.
+pub fn open_session_with(
+    game: &GameArgs,
+    plugins: &Plugins,
+    config: SessionConfig,
+) -> anyhow::Result<Session> {
+    let rom = open_rom(game.rom.as_deref())?;
+    let mut session = Session::new(rom, plugins.build()?, config)?;
+    session.set_control(match game.ai {
+        Switch::On => Control::Plugins,
+        Switch::Off => Control::Manual,
+    });
+    for poke in &game.poke {
+        session.schedule_poke(poke.frame, poke.address, poke.value);
+    }
+    for freeze in &game.freeze {
+        session.freeze(freeze.address, freeze.value);
+    }
+    if let Some(path) = &game.movie {
+        let movie = jewelbot::movie::file::read(path)?;
+        for warning in movie.warnings() {
+            eprintln!("note: {}: {warning}", path.display());
+        }
+        session
+            .play_movie(movie)
+            .with_context(|| format!("cannot play {}", path.display()))?;
+    }
+    Ok(session)
+}
+
+pub fn report_messages(session: &mut Session) {
+    for message in session.plugins_mut().drain_messages() {
+        eprintln!("note: {message}");
+    }
+}
