@@ -147,361 +147,41 @@ fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (Option<i32>, String, String) {
     )
 }
 
-/// The bad invocations, each as words; `{name}` stands for a fixture file.
+/// The bad invocations: the lines of `tests/data/bad-invocations.txt` (its head says how they
+/// are written), then those a text file cannot hold.
 fn invocations(f: &Fixture) -> Vec<Vec<OsString>> {
-    let p = |name: &str| f.path(name);
-    let rom = p("tiny.nes");
-    let mut lines: Vec<Vec<String>> = Vec::new();
-    let mut add = |words: &[&str]| lines.push(words.iter().map(|w| (*w).to_owned()).collect());
-
-    // The command itself.
-    add(&["frobnicate"]);
-    add(&["--nope"]);
-    add(&["run", "--nope"]);
-    add(&["rom-info"]);
-    add(&["rom-info", &rom, &rom]);
-    add(&["run", "--headless"]);
-    add(&["help", "frobnicate"]);
-    // Numbers: missing, negative, fractional, NaN, infinite, zero where meaningless, too big.
-    for frames in [
-        "",
-        "-1",
-        "abc",
-        "1.5",
-        "NaN",
-        "inf",
-        "0",
-        "99999999999999999999999",
-        "0x10",
-    ] {
-        add(&["run", "--rom", &rom, "--frames", frames]);
+    let table = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bad-invocations.txt");
+    let text = std::fs::read_to_string(&table).expect("the table is part of the source");
+    let mut all: Vec<Vec<OsString>> = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut lines: Vec<Vec<String>> = vec![Vec::new()];
+        for token in line.split_whitespace() {
+            let words = alternatives(token)
+                .unwrap_or_else(|| panic!("{}:{}: unbalanced group", table.display(), number + 1));
+            lines = lines
+                .iter()
+                .flat_map(|start| {
+                    words.iter().map(move |word| {
+                        let mut line = start.clone();
+                        line.push(word.clone());
+                        line
+                    })
+                })
+                .collect();
+        }
+        all.extend(lines.into_iter().map(|words| {
+            words
+                .iter()
+                .map(|word| OsString::from(resolve(word, f)))
+                .collect()
+        }));
     }
-    for frame in ["-1", "NaN", "1e3", ""] {
-        add(&["ram", "--rom", &rom, "--frame", frame]);
-    }
-    for scale in ["0", "9", "-3", "NaN"] {
-        add(&["--scale", scale]);
-    }
-    for frames in ["0", "-5", "inf"] {
-        add(&[
-            "record",
-            "--rom",
-            &rom,
-            "--out",
-            &p("new.trace"),
-            "--frames",
-            frames,
-        ]);
-    }
-    // Plug-in options.
-    for mode in ["warp", "", "FAST"] {
-        add(&["run", "--rom", &rom, "--frames", "2", "--mode", mode]);
-    }
-    for strategy in [
-        "nope",
-        "",
-        "deep:0:0",
-        "deep:NaN:1",
-        "deep:inf",
-        "deep:-1:2",
-        "deep:99999999999999999999:1",
-        "deep:1:1:1:1",
-        "deep:",
-    ] {
-        add(&[
-            "run",
-            "--rom",
-            &rom,
-            "--frames",
-            "2",
-            "--strategy",
-            strategy,
-        ]);
-    }
-    for weights in [
-        "a-directory",
-        "fifo",
-        "empty",
-        "missing.json",
-        "infinite.json",
-        "weights.json",
-        "value.jwl",
-        "not-utf8.txt",
-    ] {
-        add(&[
-            "run",
-            "--rom",
-            &rom,
-            "--frames",
-            "2",
-            "--weights",
-            &p(weights),
-        ]);
-    }
-    add(&[
-        "run",
-        "--rom",
-        &rom,
-        "--frames",
-        "2",
-        "--weights",
-        "/dev/zero",
-    ]);
-    add(&["--ai", "maybe"]);
-    // ROMs that are not ROMs.
-    for bad in [
-        "a-directory",
-        "fifo",
-        "empty",
-        "garbage.nes",
-        "truncated.nes",
-        "chr256.nes",
-        "missing.nes",
-    ] {
-        add(&["rom-info", &p(bad)]);
-        add(&["run", "--rom", &p(bad), "--frames", "2"]);
-    }
-    for device in ["/dev/null", "/dev/zero", "/dev/urandom"] {
-        add(&["rom-info", device]);
-        add(&["conform", "--rom", device]);
-        add(&["ram", "--rom", device, "--frame", "1"]);
-    }
-    add(&["rom-info", &"x".repeat(100_000)]);
-    add(&["rom-info", "/"]);
-    // States that are not this ROM's states.
-    for state in [
-        "a-directory",
-        "fifo",
-        "empty",
-        "state.garbage",
-        "damaged.state",
-        "missing.state",
-        "tiny.nes",
-    ] {
-        add(&["run", "--rom", &rom, "--frames", "2", "--state", &p(state)]);
-    }
-    add(&[
-        "run",
-        "--rom",
-        &rom,
-        "--frames",
-        "2",
-        "--state",
-        "/dev/zero",
-    ]);
-    add(&["run", "--frames", "2", "--state", &p("good.state")]);
-    // Outputs that would replace the user's files.
-    add(&[
-        "run",
-        "--rom",
-        &rom,
-        "--frames",
-        "2",
-        "--save-state",
-        &p("existing.out"),
-    ]);
-    add(&[
-        "run",
-        "--rom",
-        &rom,
-        "--frames",
-        "2",
-        "--save-state",
-        &p("a-directory"),
-    ]);
-    add(&["run", "--rom", &rom, "--frames", "2", "--force"]);
-    add(&[
-        "record",
-        "--rom",
-        &rom,
-        "--out",
-        &p("existing.out"),
-        "--frames",
-        "3",
-    ]);
-    add(&[
-        "record",
-        "--rom",
-        &rom,
-        "--out",
-        &p("a-directory"),
-        "--frames",
-        "3",
-    ]);
-    add(&[
-        "record",
-        "--rom",
-        &rom,
-        "--out",
-        &p("no-such-dir/x.trace"),
-        "--frames",
-        "3",
-    ]);
-    add(&["record", "--rom", &rom, "--frames", "3"]);
-    add(&["train", "--out", &p("existing.out")]);
-    add(&["learn", "--out", &p("existing.out")]);
-    add(&["sim", "--columns", "10", "--out", &p("full-dir")]);
-    add(&["sim", "--columns", "10", "--out", &p("existing.out")]);
-    // Scripts.
-    for script in [
-        "script.txt",
-        "poke.txt",
-        "zero.txt",
-        "not-utf8.txt",
-        "fifo",
-        "a-directory",
-        "missing",
-    ] {
-        add(&[
-            "record",
-            "--rom",
-            &rom,
-            "--out",
-            &p("new.trace"),
-            "--script",
-            &p(script),
-        ]);
-    }
-    add(&[
-        "record",
-        "--rom",
-        &rom,
-        "--out",
-        &p("new.trace"),
-        "--script",
-        "/dev/zero",
-    ]);
-    add(&[
-        "record",
-        "--rom",
-        &rom,
-        "--out",
-        &p("new.trace"),
-        "--script",
-        &p("script.txt"),
-        "--frames",
-        "3",
-    ]);
-    // The lab's numbers.
-    for columns in ["0", "-1", "NaN"] {
-        add(&["sim", "--columns", columns]);
-        add(&[
-            "compare",
-            "--ai",
-            "simple",
-            "--ai",
-            "smart",
-            "--columns",
-            columns,
-            "--seeds",
-            "1",
-        ]);
-    }
-    add(&["sim", "--ai", "nope", "--columns", "10"]);
-    add(&["sim", "--columns", "10", "--rules", "arcade"]);
-    add(&["sim", "--columns", "10", "--tap-interval", "0"]);
-    add(&["sim", "--columns", "10", "--rules", ""]);
-    add(&["sim", "--columns", "10", "--objective", "points"]);
-    add(&["sim", "--columns", "10", "--objective", ""]);
-    // Foresight plays to survive: never quietly in place of the score objective.
-    add(&[
-        "sim",
-        "--columns",
-        "10",
-        "--foresight",
-        "--objective",
-        "score",
-    ]);
-    add(&[
-        "compare",
-        "--columns",
-        "10",
-        "--foresight",
-        "--foresight-for",
-        "b",
-        "--objective",
-        "survive",
-        "--objective",
-        "score",
-    ]);
-    let objectives = ["--objective", "score", "--objective", "survive"];
-    add(&[
-        &["compare", "--columns", "10"][..],
-        &objectives,
-        &objectives[..2],
-    ]
-    .concat());
-    add(&[
-        "run",
-        "--rom",
-        &rom,
-        "--frames",
-        "2",
-        "--objective",
-        "points",
-    ]);
-    add(&["sim", "--columns", "10", "--weights", &p("fifo")]);
-    add(&[
-        "compare",
-        "--ai",
-        "simple",
-        "--columns",
-        "10",
-        "--seeds",
-        "1",
-    ]);
-    add(&[
-        "compare",
-        "--ai",
-        "simple",
-        "--ai",
-        "smart",
-        "--columns",
-        "10",
-        "--seeds",
-        "0",
-    ]);
-    add(&["bench", "--columns", "0"]);
-    for (flag, value) in [
-        ("--alpha", "NaN"),
-        ("--alpha", "inf"),
-        ("--alpha", "0"),
-        ("--gamma", "-1"),
-        ("--gamma", "NaN"),
-        ("--columns", "0"),
-        ("--games", "0"),
-    ] {
-        add(&[
-            "learn",
-            "--columns",
-            "100",
-            flag,
-            value,
-            "--out",
-            &p("new.jwl"),
-        ]);
-    }
-    for (flag, value) in [
-        ("--step", "NaN"),
-        ("--step", "inf"),
-        ("--population", "0"),
-        ("--iterations", "0"),
-    ] {
-        add(&["train", flag, value, "--out", &p("new.json")]);
-    }
-    add(&[
-        "train",
-        "--min-columns",
-        "100",
-        "--max-columns",
-        "10",
-        "--out",
-        &p("new.json"),
-    ]);
-    let mut all: Vec<Vec<OsString>> = lines
-        .into_iter()
-        .map(|words| words.into_iter().map(OsString::from).collect())
-        .collect();
+    // A name far longer than a path may be.
+    all.push(vec!["rom-info".into(), "x".repeat(100_000).into()]);
     // Not UTF-8 at all.
     #[cfg(unix)]
     {
@@ -516,6 +196,52 @@ fn invocations(f: &Fixture) -> Vec<Vec<OsString>> {
         ]);
     }
     all
+}
+
+/// The words one token of the table stands for: each `(a|b)` group replaced by each of its
+/// alternatives, every combination (`None` when a group is not closed).
+fn alternatives(token: &str) -> Option<Vec<String>> {
+    let Some(open) = token.find('(') else {
+        return Some(vec![token.to_owned()]);
+    };
+    let close = open + token[open..].find(')')?;
+    let rest = alternatives(&token[close + 1..])?;
+    Some(
+        token[open + 1..close]
+            .split('|')
+            .flat_map(|choice| {
+                rest.iter()
+                    .map(move |tail| format!("{}{choice}{tail}", &token[..open]))
+            })
+            .collect(),
+    )
+}
+
+/// A word of the table as the command line gets it: `''` empty, `@NAME` the fixture's file.
+fn resolve(word: &str, f: &Fixture) -> String {
+    let word = word.replace("''", "");
+    match word.strip_prefix('@') {
+        Some(name) => f.path(name),
+        None => word,
+    }
+}
+
+#[test]
+fn the_table_expands_groups_and_names_files() {
+    assert_eq!(
+        alternatives("@(a|b)x(1|'')"),
+        Some(vec![
+            "@ax1".to_owned(),
+            "@ax''".to_owned(),
+            "@bx1".to_owned(),
+            "@bx''".to_owned(),
+        ])
+    );
+    assert_eq!(alternatives("(a|b"), None);
+    let fixture = Fixture::new();
+    assert_eq!(resolve("''", &fixture), "");
+    assert!(resolve("@tiny.nes", &fixture).ends_with("/tiny.nes"));
+    assert_eq!(resolve("/dev/zero", &fixture), "/dev/zero");
 }
 
 #[test]

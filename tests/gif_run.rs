@@ -1,19 +1,8 @@
 //! `jewelbot run --headless --gif FILE`: the run's pictures as an animated GIF, never over a
 //! file the user has without `--force`.
 
-use std::process::Command;
-
-fn jewelbot(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_jewelbot"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
+mod common;
+use common::jewelbot;
 
 /// Each picture's size and delay, in order.
 fn pictures(path: &std::path::Path) -> Vec<(u16, u16, u16)> {

@@ -3,6 +3,7 @@
 
 mod common;
 
+use common::jewelbot;
 use jewelbot::cartridge;
 use jewelbot::movie::file::{self as movie_file, MovieFileError};
 use jewelbot::movie::{rom_md5, Movie, MovieFrame, PowerOnRam};
@@ -11,7 +12,6 @@ use jewelbot::session::{Control, Session, SessionConfig, SessionError};
 use jewelbot_plugin::{Buttons, Plugin};
 use magic_jewelry::plugin::MagicJewelryPlugin;
 use std::path::Path;
-use std::process::Command;
 
 /// Frames of AI play recorded: the title, a game started and columns placed.
 const FRAMES: u64 = 2_000;
@@ -257,18 +257,6 @@ fn damaged_movies_are_refused_with_the_reason() {
             "{error:?}"
         );
     }
-}
-
-fn jewelbot(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_jewelbot"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
 }
 
 /// A refused movie is said in one line that gives the file and the reason once.

@@ -3,23 +3,12 @@
 
 mod common;
 
+use common::jewelbot;
 use jewelbot::rom::{RomError, RomImage};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const BAD_ROM_EXIT: i32 = 3;
-
-fn jewelbot(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_jewelbot"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     let path = dir.join(name);

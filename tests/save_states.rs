@@ -3,12 +3,12 @@
 
 mod common;
 
+use common::jewelbot;
 use jewelbot::rom::RomImage;
 use jewelbot::session::{Session, SessionConfig, SessionError, StateFileError};
 use jewelbot_plugin::{Buttons, Machine};
 use proptest::prelude::*;
 use std::path::Path;
-use std::process::Command;
 
 fn session_of(rom: &[u8]) -> Session {
     let rom = RomImage::from_bytes("tiny.nes", rom).expect("ROM parses");
@@ -141,18 +141,6 @@ fn state_files_that_are_not_regular_files_are_refused() {
         .load_state_file(Path::new("/dev/zero"))
         .expect_err("a device");
     assert!(error.to_string().contains("character device"), "{error}");
-}
-
-fn jewelbot(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_jewelbot"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
 }
 
 #[test]

@@ -1,9 +1,6 @@
 //! What the harnesses start from: real ROMs, a real state and real RAM of the game.
 
-use flate2::read::GzDecoder;
-use jewelbot_plugin::{Ram, Trace};
-use std::io::Read;
-use std::path::Path;
+use jewelbot_plugin::Ram;
 use std::sync::OnceLock;
 
 /// The open cartridge, a tiny NROM program and a CNROM variant of it.
@@ -45,22 +42,13 @@ fn tiny_rom(mapper: u8) -> Vec<u8> {
     rom
 }
 
-/// Frames of RAM of the real game (every 4th frame of the recorded traces).
+/// Frames of RAM of the real game (every 4th frame of every recording).
 pub fn game_ram() -> &'static [Box<Ram>] {
     static FRAMES: OnceLock<Vec<Box<Ram>>> = OnceLock::new();
     FRAMES.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../plugins/magic-jewelry/traces");
         let mut frames = Vec::new();
-        for name in [
-            "start-and-controls",
-            "game-over-restart",
-            "wild-and-levels",
-            "player-normal-20k",
-            "player-fast-60k",
-        ] {
-            let Some(trace) = load_trace(&dir.join(format!("{name}.trace.gz"))) else {
-                continue;
-            };
+        for recording in magic_jewelry::recordings::all() {
+            let trace = recording.load();
             let mut replay = trace.replay();
             let mut n = 0u64;
             while let Some((_, ram)) = replay.next() {
@@ -75,12 +63,4 @@ pub fn game_ram() -> &'static [Box<Ram>] {
         }
         frames
     })
-}
-
-fn load_trace(path: &Path) -> Option<Trace> {
-    let mut text = String::new();
-    GzDecoder::new(std::fs::File::open(path).ok()?)
-        .read_to_string(&mut text)
-        .ok()?;
-    Trace::parse(&text).ok()
 }

@@ -131,9 +131,9 @@ fn one(base: &mut Base, data: &[u8]) -> Outcome {
                 Outcome::TouchedOnRefusal
             };
         }
-        Ok(()) if candidate == base.state => Outcome::LoadedOriginal,
-        Ok(()) if forged => Outcome::LoadedForgery,
-        Ok(()) => Outcome::SilentCorrupt,
+        Ok(_) if candidate == base.state => Outcome::LoadedOriginal,
+        Ok(_) if forged => Outcome::LoadedForgery,
+        Ok(_) => Outcome::SilentCorrupt,
     };
     for _ in 0..FRAMES_AFTER {
         if base.session.run_frame().is_err() {
