@@ -77,8 +77,8 @@ pub use rules::{
 pub use search::{
     for_each_result, reachable, strategy_by_name, strategy_for, strategy_with, Budget, Choice,
     Decision, Deep, DeepConfig, Explanation, FallState, Foresight, ForesightConfig, Greedy,
-    InputModel, Move, Placement, Placements, Question, Scoring, Strategy, StrategySpec, Timeline,
-    UnknownStrategy, RANKED, STRATEGY_NAMES,
+    InputModel, Move, Placement, Placements, Question, Scoring, Seat, SeatView, Strategy,
+    StrategySpec, Timeline, UnknownStrategy, RANKED, STRATEGY_NAMES,
 };
 
 #[cfg(test)]

@@ -146,11 +146,8 @@ impl Strategy for Fragile {
     fn set_rules(&mut self, rules: RuleSet) {
         self.inner.set_rules(rules);
     }
-    fn rules(&self) -> RuleSet {
-        self.inner.rules()
-    }
-    fn evaluator(&self) -> &dyn engine::Evaluator {
-        self.inner.evaluator()
+    fn seat(&self) -> engine::SeatView<'_> {
+        self.inner.seat()
     }
 }
 

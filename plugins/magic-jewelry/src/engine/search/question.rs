@@ -2,8 +2,9 @@
 //! strategy takes the same thing and a decision can be asked ahead, kept and checked.
 
 use super::input::{FallState, InputModel};
+use super::placement::{reachable, Placements};
 use crate::engine::rules::board::{Board, Column};
-use crate::engine::rules::{ColumnGenerator, Counters};
+use crate::engine::rules::{ColumnGenerator, Counters, RuleSet};
 use serde::{Deserialize, Serialize};
 
 /// Where to put `current` on `board`.
@@ -44,6 +45,17 @@ impl Question {
             counters: Counters::default(),
             generator: None,
         }
+    }
+
+    /// Every placement the current column can reach from where it starts.
+    pub fn placements(&self) -> Placements {
+        reachable(&self.board, self.start, self.input)
+    }
+
+    /// Where the columns after the current one start under `rules`: at the same speed, or
+    /// after a wild column the next level's.
+    pub fn next_spawn(&self, rules: RuleSet) -> FallState {
+        super::strategy::next_spawn(rules, self.start, self.current)
     }
 
     /// A decision made for `self` is good for `other`: the same board, columns, pace and

@@ -2,7 +2,7 @@
 //! after one more column whose colours are not known yet, weighed by the rule set's colour
 //! odds (uniform for the reference; red and blue twice as likely in the real game).
 
-use super::{for_each_result, next_spawn, Budget, Choice, Ranking, Strategy, LOSS, RANKED};
+use super::{for_each_result, Budget, Choice, Seat, SeatView, Strategy, LOSS, RANKED};
 use crate::engine::eval::{AnyEvaluator, Evaluator};
 use crate::engine::rules::board::{Board, Column, COLOURS};
 use crate::engine::rules::RuleSet;
@@ -62,13 +62,11 @@ struct Candidate {
 /// Current + next + the expectation over the column after next.
 #[derive(Debug, Clone)]
 pub struct Deep<E = AnyEvaluator> {
-    evaluator: E,
+    /// Its ranking: first placements by their best current + next board.
+    seat: Seat<E>,
     config: DeepConfig,
-    rules: RuleSet,
     rng: ChaCha8Rng,
     pool: Vec<Candidate>,
-    /// First placements by their best current + next board.
-    ranking: Ranking,
     /// The columns after next looked at, with their weights (summing to 1).
     triples: Vec<(Column, f64)>,
 }
@@ -122,12 +120,13 @@ impl<E: Evaluator> Deep<E> {
 
     pub fn for_rules(evaluator: E, config: DeepConfig, rules: RuleSet) -> Self {
         Self {
-            evaluator,
+            seat: Seat {
+                rules,
+                ..Seat::new(evaluator)
+            },
             config,
-            rules,
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             pool: Vec::with_capacity(400),
-            ranking: Ranking::default(),
             triples: match config.samples {
                 None => rotation_classes(rules),
                 Some(n) => Vec::with_capacity(n),
@@ -141,13 +140,13 @@ impl<E: Evaluator> Deep<E> {
 
     /// One jewel drawn by the colour odds.
     fn sample_colour(&mut self) -> u8 {
-        match self.rules {
+        match self.seat.rules {
             // Uniform draws keep the reference's sampler as it was measured.
             RuleSet::Reference => self.rng.random_range(1..=COLOURS),
             RuleSet::Real => {
                 let mut u: f64 = self.rng.random();
                 for colour in 1..COLOURS {
-                    u -= self.rules.colour_odds(colour);
+                    u -= self.seat.rules.colour_odds(colour);
                     if u < 0.0 {
                         return colour;
                     }
@@ -168,14 +167,14 @@ impl<E: Evaluator> Deep<E> {
         for &(triple, weight) in &self.triples {
             let mut best = LOSS;
             for_each_result(
-                self.rules,
+                self.seat.rules,
                 board,
                 triple,
                 &placements,
                 |_, after, outcome| {
                     if !outcome.game_over {
                         boards += 1;
-                        best = best.max(self.evaluator.score(after));
+                        best = best.max(self.seat.evaluator.score(after));
                     }
                 },
             );
@@ -198,39 +197,25 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
         self.config.budget
     }
 
-    fn ranking(&self) -> &[Choice] {
-        self.ranking.as_slice()
-    }
-
-    fn rules(&self) -> RuleSet {
-        self.rules
-    }
-
-    fn evaluator(&self) -> &dyn Evaluator {
-        &self.evaluator
+    fn seat(&self) -> SeatView<'_> {
+        self.seat.view()
     }
 
     fn set_rules(&mut self, rules: RuleSet) {
-        self.rules = rules;
+        self.seat.rules = rules;
         if self.config.samples.is_none() {
             self.triples = rotation_classes(rules);
         }
     }
 
     fn choose(&mut self, question: &Question) -> Option<Choice> {
-        let Question {
-            ref board,
-            current,
-            next,
-            start,
-            input,
-            ..
-        } = *question;
         let began = Instant::now();
-        let placements = reachable(board, start, input);
-        let rules = self.rules;
-        let spawn = next_spawn(rules, start, current);
-        let evaluator = &self.evaluator;
+        let (board, current, next) = (&question.board, question.current, question.next);
+        let input = question.input;
+        let placements = question.placements();
+        let rules = self.seat.rules;
+        let spawn = question.next_spawn(rules);
+        let evaluator = &self.seat.evaluator;
         let pool = &mut self.pool;
         pool.clear();
         let mut fallback: Option<Choice> = None;
@@ -279,14 +264,15 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
         // Every board in the pool was scored once.
         let mut work = pool.len() as u64;
         pool.sort_by(|a, b| b.score.total_cmp(&a.score));
-        self.ranking.clear();
+        self.seat.ranking.clear();
         // Sorted best first: a first placement's first board is its best, and once the ranking
         // is full no later board can enter it.
         for candidate in pool.iter() {
-            if self.ranking.as_slice().len() == RANKED {
+            if self.seat.ranking.as_slice().len() == RANKED {
                 break;
             }
-            self.ranking
+            self.seat
+                .ranking
                 .offer(Choice::of(&candidate.first, candidate.score));
         }
         // Keep the best boards, at most `per_first` for any one first placement.
@@ -431,6 +417,6 @@ mod tests {
             assert!((f64::from(n) - expected).abs() < 600.0, "{counts:?}");
         }
         deep.set_rules(RuleSet::Reference);
-        assert_eq!(deep.rules, RuleSet::Reference);
+        assert_eq!(deep.rules(), RuleSet::Reference);
     }
 }

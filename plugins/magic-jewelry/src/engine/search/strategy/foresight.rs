@@ -10,8 +10,7 @@
 //! last depth is the choice. Work is counted in boards evaluated, so a work budget gives the same
 //! choices on every machine; a time budget can stop it earlier.
 
-use super::{for_each_result, Budget, Choice, Ranking, Strategy, LOSS};
-use crate::engine::eval::Evaluator;
+use super::{for_each_result, Budget, Choice, Ranking, SeatView, Strategy, LOSS};
 use crate::engine::rules::board::{Board, Column};
 use crate::engine::rules::{ColumnGenerator, Counters, RuleSet};
 use crate::engine::search::input::FallState;
@@ -324,20 +323,17 @@ impl Strategy for Foresight {
         self.fair.set_rules(rules);
     }
 
-    fn ranking(&self) -> &[Choice] {
-        if self.used {
-            self.ranking.as_slice()
-        } else {
-            self.fair.ranking()
+    /// The fair strategy's, with the look-ahead's ranking when the last decision looked ahead.
+    fn seat(&self) -> SeatView<'_> {
+        let fair = self.fair.seat();
+        SeatView {
+            ranking: if self.used {
+                self.ranking.as_slice()
+            } else {
+                fair.ranking
+            },
+            ..fair
         }
-    }
-
-    fn rules(&self) -> RuleSet {
-        self.fair.rules()
-    }
-
-    fn evaluator(&self) -> &dyn Evaluator {
-        self.fair.evaluator()
     }
 }
 

@@ -2,20 +2,17 @@
 //! alone (`simple`) or with the best placement of the next column on it (`smart`, the
 //! reference's search).
 
-use super::{best_static, for_each_result, next_spawn, Choice, Ranking, Strategy, LOSS};
+use super::{best_static, for_each_result, Choice, Seat, SeatView, Strategy, LOSS};
 use crate::engine::eval::{AnyEvaluator, Evaluator};
 use crate::engine::rules::RuleSet;
-use crate::engine::search::placement::reachable;
 use crate::engine::search::question::Question;
 
 /// The best board, one column deep (`simple`) or two (`smart`).
 #[derive(Debug, Clone)]
 pub struct Greedy<E = AnyEvaluator> {
-    evaluator: E,
-    rules: RuleSet,
+    seat: Seat<E>,
     /// Looks at the next column too.
     two_columns: bool,
-    ranking: Ranking,
 }
 
 impl<E: Evaluator> Greedy<E> {
@@ -31,16 +28,14 @@ impl<E: Evaluator> Greedy<E> {
 
     fn new(evaluator: E, two_columns: bool) -> Self {
         Self {
-            evaluator,
-            rules: RuleSet::Real,
+            seat: Seat::new(evaluator),
             two_columns,
-            ranking: Ranking::default(),
         }
     }
 
     /// Under `rules` instead.
     pub fn with_rules(mut self, rules: RuleSet) -> Self {
-        self.rules = rules;
+        self.seat.rules = rules;
         self
     }
 }
@@ -55,37 +50,23 @@ impl<E: Evaluator + Send> Strategy for Greedy<E> {
     }
 
     fn set_rules(&mut self, rules: RuleSet) {
-        self.rules = rules;
+        self.seat.rules = rules;
     }
 
-    fn ranking(&self) -> &[Choice] {
-        self.ranking.as_slice()
-    }
-
-    fn rules(&self) -> RuleSet {
-        self.rules
-    }
-
-    fn evaluator(&self) -> &dyn Evaluator {
-        &self.evaluator
+    fn seat(&self) -> SeatView<'_> {
+        self.seat.view()
     }
 
     fn choose(&mut self, question: &Question) -> Option<Choice> {
-        let Question {
-            board,
-            current,
-            start,
-            input,
-            ..
-        } = *question;
+        let (board, current, input) = (&question.board, question.current, question.input);
         let next = question.next.filter(|_| self.two_columns);
-        let placements = reachable(&board, start, input);
-        let rules = self.rules;
-        let spawn = next_spawn(rules, start, current);
-        let evaluator = &self.evaluator;
-        let ranking = &mut self.ranking;
+        let placements = question.placements();
+        let rules = self.seat.rules;
+        let spawn = question.next_spawn(rules);
+        let evaluator = &self.seat.evaluator;
+        let ranking = &mut self.seat.ranking;
         ranking.clear();
-        for_each_result(rules, &board, current, &placements, |p, after, outcome| {
+        for_each_result(rules, board, current, &placements, |p, after, outcome| {
             let score = if outcome.game_over {
                 2.0 * LOSS
             } else {

@@ -6,6 +6,7 @@ mod foresight;
 mod greedy;
 mod ranking;
 mod score;
+mod seat;
 mod spec;
 
 pub use deep::{Deep, DeepConfig};
@@ -13,6 +14,7 @@ pub use foresight::{Foresight, ForesightConfig};
 pub use greedy::Greedy;
 pub use ranking::{Ranking, RANKED};
 pub use score::Scoring;
+pub use seat::{Seat, SeatView};
 pub use spec::{StrategySpec, UnknownStrategy, MAX_CANDIDATES, MAX_SAMPLES};
 
 use super::input::{FallState, InputModel, Timeline};
@@ -134,17 +136,24 @@ pub trait Strategy: Send {
     /// after a wild column. Strategies start with the real game's rules, the player's.
     fn set_rules(&mut self, rules: RuleSet);
 
+    /// What it plays with: its evaluator, rules and last ranking.
+    fn seat(&self) -> SeatView<'_>;
+
     /// The best placements the last [`Strategy::choose`] weighed, best first by the score it
     /// ranks first placements with (`deep`: current + next, before its look-ahead decides).
     fn ranking(&self) -> &[Choice] {
-        &[]
+        self.seat().ranking
     }
 
     /// The rules it plays by.
-    fn rules(&self) -> RuleSet;
+    fn rules(&self) -> RuleSet {
+        self.seat().rules
+    }
 
     /// What it scores boards with.
-    fn evaluator(&self) -> &dyn Evaluator;
+    fn evaluator(&self) -> &dyn Evaluator {
+        self.seat().evaluator
+    }
 
     /// Where the question's next column would go, judged on its own board, once the current
     /// one is placed as `choice` (`None` when it cannot be placed or none is shown).

@@ -3,7 +3,7 @@
 //! the combo counter it really has, and a lock that brings the wild column is followed by the
 //! wild column rather than the next column shown. Leaves are valued by a [`ScoreEvaluator`].
 
-use super::{for_each_result, next_spawn, Choice, Ranking, Strategy, LOSS};
+use super::{for_each_result, Choice, Seat, SeatView, Strategy, LOSS};
 use crate::engine::eval::score::{ScoreEvaluator, ScoreWeights};
 use crate::engine::eval::{AnyEvaluator, Evaluator};
 use crate::engine::rules::board::{Board, Column};
@@ -15,18 +15,14 @@ use crate::engine::search::question::Question;
 /// Plays for points.
 #[derive(Debug, Clone)]
 pub struct Scoring<E = AnyEvaluator> {
-    evaluator: ScoreEvaluator<E>,
-    rules: RuleSet,
-    ranking: Ranking,
+    seat: Seat<ScoreEvaluator<E>>,
 }
 
 impl<E: Evaluator> Scoring<E> {
     /// Under the real game's rules, with `survival` valuing boards.
     pub fn new(survival: E, weights: ScoreWeights) -> Self {
         Self {
-            evaluator: ScoreEvaluator::new(survival, weights),
-            rules: RuleSet::Real,
-            ranking: Ranking::default(),
+            seat: Seat::new(ScoreEvaluator::new(survival, weights)),
         }
     }
 
@@ -41,7 +37,7 @@ impl<E: Evaluator> Scoring<E> {
         start: FallState,
         input: InputModel,
     ) -> f64 {
-        let rules = self.rules;
+        let rules = self.seat.rules;
         let placements = reachable(board, start, input);
         let mut best = LOSS;
         for_each_result(rules, board, column, &placements, |p, after, outcome| {
@@ -51,6 +47,7 @@ impl<E: Evaluator> Scoring<E> {
             let mut c = *counters;
             let r = c.count(rules, outcome, p.y, column.is_wild());
             let value = self
+                .seat
                 .evaluator
                 .leaf(rules, after, &c, points + r.points, r.wild_due);
             best = best.max(value);
@@ -65,35 +62,25 @@ impl<E: Evaluator + Send> Strategy for Scoring<E> {
     }
 
     fn set_rules(&mut self, rules: RuleSet) {
-        self.rules = rules;
+        self.seat.rules = rules;
     }
 
-    fn ranking(&self) -> &[Choice] {
-        self.ranking.as_slice()
-    }
-
-    fn rules(&self) -> RuleSet {
-        self.rules
-    }
-
-    fn evaluator(&self) -> &dyn Evaluator {
-        &self.evaluator.survival
+    /// Boards are valued for safety by the survival evaluator.
+    fn seat(&self) -> SeatView<'_> {
+        SeatView {
+            evaluator: &self.seat.evaluator.survival,
+            rules: self.seat.rules,
+            ranking: self.seat.ranking.as_slice(),
+        }
     }
 
     fn choose(&mut self, question: &Question) -> Option<Choice> {
-        let Question {
-            ref board,
-            current,
-            next,
-            start,
-            input,
-            counters: at_start,
-            ..
-        } = *question;
-        let placements = reachable(board, start, input);
-        let rules = self.rules;
-        let spawn = next_spawn(rules, start, current);
-        let mut ranking = std::mem::take(&mut self.ranking);
+        let (board, current, next) = (&question.board, question.current, question.next);
+        let (input, at_start) = (question.input, question.counters);
+        let placements = question.placements();
+        let rules = self.seat.rules;
+        let spawn = question.next_spawn(rules);
+        let mut ranking = std::mem::take(&mut self.seat.ranking);
         ranking.clear();
         for_each_result(rules, board, current, &placements, |p, after, outcome| {
             let score = if outcome.game_over {
@@ -104,7 +91,8 @@ impl<E: Evaluator + Send> Strategy for Scoring<E> {
                 // A lock that brings the wild column: it comes before the next column shown.
                 let second = if r.wild_due { Some(Column::WILD) } else { next };
                 let own = || {
-                    self.evaluator
+                    self.seat
+                        .evaluator
                         .leaf(rules, after, &counters, r.points, r.wild_due)
                 };
                 match second {
@@ -114,7 +102,7 @@ impl<E: Evaluator + Send> Strategy for Scoring<E> {
                         if value <= LOSS {
                             LOSS + own()
                         } else {
-                            value - self.evaluator.survival.interim_cost(after)
+                            value - self.seat.evaluator.survival.interim_cost(after)
                         }
                     }
                     None => own(),
@@ -122,8 +110,8 @@ impl<E: Evaluator + Send> Strategy for Scoring<E> {
             };
             ranking.offer(Choice::of(p, score));
         });
-        self.ranking = ranking;
-        self.ranking.as_slice().first().copied()
+        self.seat.ranking = ranking;
+        self.seat.ranking.as_slice().first().copied()
     }
 }
 
