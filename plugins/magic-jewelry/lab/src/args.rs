@@ -4,6 +4,17 @@
 use magic_jewelry::engine::eval::weights::check_evaluation_file;
 use std::path::PathBuf;
 
+/// How a lab command runs, apart from what it computes: its worker threads and progress bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::Args)]
+pub struct Workers {
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0, value_parser = threads)]
+    pub threads: usize,
+    /// Hide the progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
 /// More worker threads than any machine has cores is a typo.
 pub const MAX_THREADS: usize = 4096;
 

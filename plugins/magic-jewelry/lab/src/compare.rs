@@ -1,10 +1,11 @@
 //! `compare`: two strategies on the same seeded column sequences, with paired statistics.
 
-use super::runner::{check_foresight, foresee, objective_parser, play, ForesightArgs, SimGameArgs};
+use super::runner::{check_foresight, foresee, objective_parser, play, SearchArgs, SimGameArgs};
 use super::stats::Stats;
 use super::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAYER, REFERENCE};
+use crate::args::Workers;
 use anyhow::bail;
-use magic_jewelry::engine::{Budget, Objective, RuleSet};
+use magic_jewelry::engine::{Objective, RuleSet};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -25,31 +26,19 @@ pub struct Args {
     /// Number of sequences (pairs).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(2..))]
     pub seeds: u64,
-    /// Base seed of the sequences.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
     #[command(flatten)]
     pub game: SimGameArgs,
     #[command(flatten)]
-    pub foresight: ForesightArgs,
+    pub search: SearchArgs,
     /// Which AI `--foresight` applies to: `both`, or `a` or `b` to compare foresight with fair
     /// play.
     #[arg(long, default_value = "both", value_parser = ["both", "a", "b"])]
     pub foresight_for: String,
-    /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0, value_parser = crate::args::threads)]
-    pub threads: usize,
-    /// Boards the fair search may score in one decision, as the player's `--work` (default: no
-    /// limit; foresight's beam has its own, `--foresight-work`). Results still depend only on
-    /// the seed.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    pub work: Option<u64>,
+    #[command(flatten)]
+    pub workers: Workers,
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Hide the progress bar.
-    #[arg(long)]
-    pub quiet: bool,
 }
 
 impl Default for Args {
@@ -59,14 +48,11 @@ impl Default for Args {
             objective: Vec::new(),
             columns: 20_000,
             seeds: 20,
-            seed: 1,
             game: SimGameArgs::default(),
-            foresight: ForesightArgs::default(),
+            workers: Workers::default(),
+            search: SearchArgs::default(),
             foresight_for: "both".to_owned(),
-            threads: 0,
-            work: None,
             json: false,
-            quiet: false,
         }
     }
 }
@@ -139,7 +125,7 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
     let a = parse_ai(&label_a, None, rules)?;
     let b = parse_ai(&label_b, None, rules)?;
     let [objective_a, objective_b] = objectives(&args.objective)?;
-    let foresight = args.foresight.config();
+    let foresight = args.search.config();
     // Whether side A (job 0) and side B (job 1) look ahead.
     let sees = |job: u64| {
         foresight.is_some()
@@ -151,8 +137,12 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
     };
     check_foresight(objective_a, sees(0))?;
     check_foresight(objective_b, sees(1))?;
-    let bar = progress_bar(2 * args.seeds * args.columns, !args.quiet, "compare");
-    let runs: Vec<Stats> = with_threads(args.threads, || {
+    let bar = progress_bar(
+        2 * args.seeds * args.columns,
+        !args.workers.quiet,
+        "compare",
+    );
+    let runs: Vec<Stats> = with_threads(args.workers.threads, || {
         (0..2 * args.seeds)
             .into_par_iter()
             .map(|job| -> anyhow::Result<Stats> {
@@ -163,13 +153,13 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
                 };
                 let strategy = build_strategy(ai.strategy, &ai.evaluation, rules, objective);
                 let mut strategy = foresee(strategy, foresight.filter(|_| sees(job)));
-                strategy.set_budget(Budget::work(args.work));
+                strategy.set_budget(args.search.budget());
                 let config = super::runner::GameConfig {
                     foresight: sees(job),
                     ..args.game.config()
                 };
                 let mut stats = Stats::default();
-                let seed = mix_seed(args.seed, job / 2);
+                let seed = mix_seed(args.game.seed, job / 2);
                 play(
                     strategy.as_mut(),
                     seed,
@@ -490,9 +480,14 @@ mod tests {
             objective: vec![Objective::Score, Objective::Survive],
             columns: 300,
             seeds: 3,
-            seed: 2,
-            threads: 2,
-            quiet: true,
+            game: SimGameArgs {
+                seed: 2,
+                ..SimGameArgs::default()
+            },
+            workers: Workers {
+                threads: 2,
+                quiet: true,
+            },
             ..Args::default()
         };
         let c = compare(&args).unwrap();
@@ -529,13 +524,15 @@ mod tests {
                 ai: vec!["reference".into(), "simple@missing.json".into()],
                 columns: 400,
                 seeds: 6,
-                seed: 3,
                 game: SimGameArgs {
                     rules,
+                    seed: 3,
                     ..SimGameArgs::default()
                 },
-                threads: 2,
-                quiet: true,
+                workers: Workers {
+                    threads: 2,
+                    quiet: true,
+                },
                 ..Args::default()
             };
             assert!(compare(&args).is_err());

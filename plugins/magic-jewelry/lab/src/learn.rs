@@ -24,6 +24,8 @@
 
 use super::runner::SimGameArgs;
 use super::{mix_seed, progress_bar};
+use crate::args::Workers;
+use crate::outputs::OutputFile;
 use anyhow::{bail, Context};
 use magic_jewelry::engine::eval::value::Active;
 use magic_jewelry::engine::{
@@ -71,25 +73,15 @@ pub struct Args {
     /// Network to start from (default: all zero).
     #[arg(long, value_parser = crate::args::evaluation_file)]
     pub from: Option<PathBuf>,
-    /// Where to write the network (rewritten at every report).
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Replace --out if it exists.
-    #[arg(long)]
-    pub force: bool,
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub output: OutputFile,
     #[command(flatten)]
     pub game: SimGameArgs,
+    #[command(flatten)]
+    pub workers: Workers,
     /// Columns between reports.
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub report_every: u64,
-    /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0, value_parser = crate::args::threads)]
-    pub threads: usize,
-    /// Hide the progress bar.
-    #[arg(long)]
-    pub quiet: bool,
 }
 
 impl Default for Args {
@@ -103,13 +95,10 @@ impl Default for Args {
             steps: 1,
             games: 8,
             from: None,
-            out: PathBuf::new(),
-            seed: 1,
+            output: OutputFile::default(),
             game: SimGameArgs::default(),
             report_every: 1_000_000,
-            threads: 0,
-            quiet: false,
-            force: false,
+            workers: Workers::default(),
         }
     }
 }
@@ -290,18 +279,18 @@ pub fn learn(
         None => ValueNetwork::zeroed(),
     };
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
+        .num_threads(args.workers.threads)
         .build()
         .context("cannot start worker threads")?;
     let mut games: Vec<Learner> = (0..args.games)
-        .map(|g| Learner::new(args.game.rules, mix_seed(args.seed, g)))
+        .map(|g| Learner::new(args.game.rules, mix_seed(args.game.seed, g)))
         .collect();
     let per_step = args.games;
     let steps = args.columns.div_ceil(per_step);
     let decay = f64::from(final_alpha / args.alpha).powf(1.0 / steps.max(1) as f64);
     let mut alpha = f64::from(args.alpha);
     let mut mean = 10.0;
-    let bar = progress_bar(steps * per_step, !args.quiet, "learn");
+    let bar = progress_bar(steps * per_step, !args.workers.quiet, "learn");
     let mut window = Progress::default();
     let mut window_columns = 0;
     let mut window_updates = 0u64;
@@ -351,13 +340,13 @@ pub fn learn(
 
 /// Runs `learn` from the command line: a line per report, the network saved at each.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    crate::outputs::refuse_existing(&args.out, args.force)?;
+    crate::outputs::refuse_existing(&args.output.out, args.output.force)?;
     let mut saved = Ok(());
     println!(
         "learning under the {} rules, {} columns, into {}",
         args.game.rules,
         args.columns,
-        args.out.display()
+        args.output.out.display()
     );
     learn(args, |progress, network| {
         println!(
@@ -371,11 +360,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             progress.columns_per_second
         );
         if saved.is_ok() {
-            saved = network.save(&args.out);
+            saved = network.save(&args.output.out);
         }
     })
     .context("learning stopped")?;
-    saved.with_context(|| format!("cannot save the network to {}", args.out.display()))
+    saved.with_context(|| format!("cannot save the network to {}", args.output.out.display()))
 }
 
 #[cfg(test)]
@@ -387,8 +376,10 @@ mod tests {
             columns: 40_000,
             report_every: 10_000,
             games: 4,
-            threads,
-            quiet: true,
+            workers: Workers {
+                threads,
+                quiet: true,
+            },
             game: SimGameArgs {
                 rules: RuleSet::Reference,
                 ..SimGameArgs::default()

@@ -2,7 +2,19 @@
 //! `--force`, and `sim --out DIR` writes its fixed names only into an empty or new folder.
 
 use anyhow::bail;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The file `train` and `learn` write their result into.
+#[derive(Debug, Clone, PartialEq, Eq, Default, clap::Args)]
+pub struct OutputFile {
+    /// Where to write the result (the best weights, or the network), rewritten as the run goes
+    /// so that a stopped run keeps what it had.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Replace --out if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
 
 /// Refuses to replace `path` without `force`, and a folder in its place at all.
 pub fn refuse_existing(path: &Path, force: bool) -> anyhow::Result<()> {

@@ -5,13 +5,13 @@
 use super::stats::Stats;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use magic_jewelry::engine::{
-    FallState, Foresight, ForesightConfig, Game, InputModel, Objective, Question, RuleSet,
+    Budget, FallState, Foresight, ForesightConfig, Game, InputModel, Objective, Question, RuleSet,
     Strategy, Turn, RULE_SET_NAMES,
 };
 use std::time::{Duration, Instant};
 
-/// The game the tools simulate: the rules and how the player presses (flattened into `sim`,
-/// `compare`, `train` and `learn`).
+/// The games the tools simulate: the rules, how the player presses and the seed of the column
+/// sequences (flattened into `sim`, `compare`, `train` and `learn`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Args)]
 pub struct SimGameArgs {
     /// Rules: `real` (the game's: its generator, wild columns, speed table, score, game-over
@@ -22,6 +22,9 @@ pub struct SimGameArgs {
     /// Frames between taps (2: fast mode).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..))]
     pub tap_interval: u8,
+    /// Seed of the column sequences (each game's or chunk's is mixed from it).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 impl Default for SimGameArgs {
@@ -29,6 +32,7 @@ impl Default for SimGameArgs {
         Self {
             rules: RuleSet::Real,
             tap_interval: 2,
+            seed: 1,
         }
     }
 }
@@ -53,10 +57,16 @@ impl SimGameArgs {
     }
 }
 
-/// Foresight: the strategy is shown the column sequence ahead and searches it (`sim`,
-/// `compare`). Off by default: fair play sees only the two columns a person sees.
+/// How the AI searches in `sim` and `compare`: the fair search's work budget, and foresight,
+/// where the strategy is shown the column sequence ahead and searches it. Foresight is off by
+/// default: fair play sees only the two columns a person sees.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Args)]
-pub struct ForesightArgs {
+pub struct SearchArgs {
+    /// Boards the fair search may score in one decision, as the player's `--work` (default: no
+    /// limit; foresight's beam has its own, `--foresight-work`). Results still depend only on
+    /// the seed.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub work: Option<u64>,
     /// Search the columns the generator will make (wild columns from the counters included)
     /// with a beam search instead of playing fair.
     #[arg(long)]
@@ -75,10 +85,11 @@ pub struct ForesightArgs {
     pub foresight_work: u64,
 }
 
-impl Default for ForesightArgs {
+impl Default for SearchArgs {
     fn default() -> Self {
         let config = ForesightConfig::default();
         Self {
+            work: None,
             foresight: false,
             foresight_depth: config.depth,
             beam: config.beam,
@@ -87,8 +98,13 @@ impl Default for ForesightArgs {
     }
 }
 
-impl ForesightArgs {
-    /// The search these options ask for (`None`: fair play).
+impl SearchArgs {
+    /// The fair search's limit.
+    pub fn budget(&self) -> Budget {
+        Budget::work(self.work)
+    }
+
+    /// The foresight search these options ask for (`None`: fair play).
     pub fn config(&self) -> Option<ForesightConfig> {
         self.foresight.then_some(ForesightConfig {
             depth: self.foresight_depth,

@@ -11,6 +11,8 @@
 
 use super::runner::{rate, GameConfig, SimGameArgs};
 use super::{build_strategy, mix_seed, progress_bar, with_threads};
+use crate::args::Workers;
+use crate::outputs::OutputFile;
 use anyhow::{bail, Context};
 use magic_jewelry::engine::eval::weights::{Weights, WEIGHT_COUNT, WEIGHT_NAMES};
 use magic_jewelry::engine::{AnyEvaluator, Objective, StrategySpec};
@@ -51,22 +53,12 @@ pub struct Args {
     /// Starting weights (default: the published ones).
     #[arg(long, value_parser = crate::args::evaluation_file)]
     pub from: Option<PathBuf>,
-    /// Where to write the best weights (rewritten after every iteration).
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Replace --out if it exists.
-    #[arg(long)]
-    pub force: bool,
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    #[command(flatten)]
+    pub output: OutputFile,
     #[command(flatten)]
     pub game: SimGameArgs,
-    /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0, value_parser = crate::args::threads)]
-    pub threads: usize,
-    /// Hide the progress bar.
-    #[arg(long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub workers: Workers,
 }
 
 /// Rates weights on one sequence (lower is better).
@@ -106,7 +98,7 @@ fn describe(w: &Weights) -> String {
         .join(" ")
 }
 
-/// Trains and returns the best weights found (also written to `args.out`).
+/// Trains and returns the best weights found (also written to `args.output.out`).
 pub fn train(args: &Args) -> anyhow::Result<Weights> {
     if !(args.step.is_finite() && args.step > 0.0) {
         bail!("--step must be a positive number, not {}", args.step);
@@ -119,8 +111,8 @@ pub fn train(args: &Args) -> anyhow::Result<Weights> {
         None => Weights::PUBLISHED,
     };
     let max_columns = args.max_columns.max(args.min_columns);
-    let bar = progress_bar(u64::from(args.iterations), !args.quiet, "train");
-    let result = with_threads(args.threads, || match args.method {
+    let bar = progress_bar(u64::from(args.iterations), !args.workers.quiet, "train");
+    let result = with_threads(args.workers.threads, || match args.method {
         Method::Hill => hill(args, start, max_columns, &bar),
         Method::Cem => cem(args, start, max_columns, &bar),
     })??;
@@ -129,8 +121,8 @@ pub fn train(args: &Args) -> anyhow::Result<Weights> {
 }
 
 fn save(args: &Args, w: &Weights) -> anyhow::Result<()> {
-    w.save(&args.out)
-        .with_context(|| format!("saving {}", args.out.display()))
+    w.save(&args.output.out)
+        .with_context(|| format!("saving {}", args.output.out.display()))
 }
 
 fn hill(
@@ -139,11 +131,11 @@ fn hill(
     max_columns: u64,
     bar: &indicatif::ProgressBar,
 ) -> anyhow::Result<Weights> {
-    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(args.game.seed);
     let mut w = start;
     for iteration in 0..args.iterations {
         let columns = rng.random_range(args.min_columns..=max_columns);
-        let seed = mix_seed(args.seed, u64::from(iteration) + 1);
+        let seed = mix_seed(args.game.seed, u64::from(iteration) + 1);
         let mut r = rating(args.ai, &w, args.game.config(), seed, columns);
         let rounds = rng.random_range(5..=11);
         let before = r;
@@ -181,7 +173,7 @@ fn cem(
     max_columns: u64,
     bar: &indicatif::ProgressBar,
 ) -> anyhow::Result<Weights> {
-    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(args.game.seed);
     let mut mean = start.to_vector();
     let scale = mean.iter().map(|x| x.abs()).sum::<f64>() / WEIGHT_COUNT as f64;
     let mut sd: [f64; WEIGHT_COUNT] = mean.map(|m| 0.2 * m.abs().max(0.2 * scale));
@@ -190,7 +182,7 @@ fn cem(
     let mut best = start;
     for iteration in 0..args.iterations {
         let columns = rng.random_range(args.min_columns..=max_columns);
-        let seed = mix_seed(args.seed, u64::from(iteration) + 1);
+        let seed = mix_seed(args.game.seed, u64::from(iteration) + 1);
         let mut samples: Vec<Weights> = vec![Weights::from_vector(mean)];
         while samples.len() < population {
             let mut v = [0.0; WEIGHT_COUNT];
@@ -245,7 +237,7 @@ fn gaussian(rng: &mut ChaCha8Rng) -> f64 {
 
 /// `train`: train and print the weights.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    crate::outputs::refuse_existing(&args.out, args.force)?;
+    crate::outputs::refuse_existing(&args.output.out, args.output.force)?;
     if args.min_columns > args.max_columns {
         anyhow::bail!(
             "--min-columns {} is more than --max-columns {}",
@@ -258,7 +250,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     println!(
         "trained under the {} rules; written to {}",
         args.game.rules,
-        args.out.display()
+        args.output.out.display()
     );
     Ok(())
 }
@@ -277,12 +269,15 @@ mod tests {
             population: 4,
             step: 0.05,
             from: None,
-            out,
-            force: false,
-            seed: 4,
-            game: SimGameArgs::default(),
-            threads: 2,
-            quiet: true,
+            output: OutputFile { out, force: false },
+            game: SimGameArgs {
+                seed: 4,
+                ..SimGameArgs::default()
+            },
+            workers: Workers {
+                threads: 2,
+                quiet: true,
+            },
         }
     }
 

@@ -1,10 +1,11 @@
 //! `sim`: plays seeded column sequences without the emulator and reports the statistics.
 
-use crate::runner::{check_foresight, foresee, objective_parser, play, ForesightArgs, SimGameArgs};
+use crate::args::Workers;
+use crate::runner::{check_foresight, foresee, objective_parser, play, SearchArgs, SimGameArgs};
 use crate::stats::{tail_fit, Stats};
 use crate::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAYER};
 use anyhow::Context;
-use magic_jewelry::engine::{Budget, Objective};
+use magic_jewelry::engine::Objective;
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -29,9 +30,6 @@ pub struct Args {
     /// Columns to play.
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub columns: u64,
-    /// Seed of the column sequences.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
     /// What the AI plays for: `survive` (fewest jewels on the board) or `score` (points under
     /// the real game's scoring, staying safe; its own search, valuing boards for safety with the
     /// AI's evaluation).
@@ -40,15 +38,9 @@ pub struct Args {
     #[command(flatten)]
     pub game: SimGameArgs,
     #[command(flatten)]
-    pub foresight: ForesightArgs,
-    /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0, value_parser = crate::args::threads)]
-    pub threads: usize,
-    /// Boards the fair search may score in one decision, as the player's `--work` (default: no
-    /// limit; foresight's beam has its own, `--foresight-work`). Results still depend only on
-    /// the seed.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    pub work: Option<u64>,
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub workers: Workers,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -61,9 +53,6 @@ pub struct Args {
     /// Write into --out DIR even if it holds files (the report's names are replaced).
     #[arg(long)]
     pub force: bool,
-    /// Hide the progress bar.
-    #[arg(long)]
-    pub quiet: bool,
 }
 
 impl Default for Args {
@@ -71,16 +60,13 @@ impl Default for Args {
         Self {
             ai: PLAYER.into(),
             columns: 1_000_000,
-            seed: 1,
             objective: Objective::Survive,
             game: SimGameArgs::default(),
-            foresight: ForesightArgs::default(),
-            threads: 0,
-            work: None,
+            workers: Workers::default(),
+            search: SearchArgs::default(),
             json: false,
             weights: None,
             out: None,
-            quiet: false,
             force: false,
         }
     }
@@ -90,7 +76,7 @@ impl Default for Args {
 pub fn simulate(args: &Args) -> anyhow::Result<Report> {
     let rules = args.game.rules;
     let ai = parse_ai(&args.ai, args.weights.as_deref(), rules)?;
-    let foresight = args.foresight.config();
+    let foresight = args.search.config();
     check_foresight(args.objective, foresight.is_some())?;
     let config = super::runner::GameConfig {
         timed: true,
@@ -100,11 +86,11 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
     let chunks = args.columns.div_ceil(CHUNK_COLUMNS);
     let bar = progress_bar(
         args.columns,
-        !args.quiet,
+        !args.workers.quiet,
         &format!("sim {} ({rules})", ai.label),
     );
     let began = Instant::now();
-    let stats = with_threads(args.threads, || {
+    let stats = with_threads(args.workers.threads, || {
         (0..chunks)
             .into_par_iter()
             .map(|chunk| -> anyhow::Result<Stats> {
@@ -112,10 +98,10 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
                     build_strategy(ai.strategy, &ai.evaluation, rules, args.objective),
                     foresight,
                 );
-                strategy.set_budget(Budget::work(args.work));
+                strategy.set_budget(args.search.budget());
                 let columns = CHUNK_COLUMNS.min(args.columns - chunk * CHUNK_COLUMNS);
                 let mut stats = Stats::default();
-                let seed = mix_seed(args.seed, chunk);
+                let seed = mix_seed(args.game.seed, chunk);
                 play(strategy.as_mut(), seed, columns, config, &mut stats, |n| {
                     bar.inc(n);
                 });
@@ -136,7 +122,7 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
         evaluation: ai.source,
         weights: ai.weights,
         foresight,
-        seed: args.seed,
+        seed: args.game.seed,
         tap_interval: config.input.interval(),
         mean_jewels: stats.mean_jewels(),
         max_jewels: stats.max_jewels,
@@ -211,15 +197,23 @@ mod tests {
         let args = Args {
             ai: "smart".into(),
             columns: 3000,
-            seed: 9,
-            threads: 2,
-            quiet: true,
+            game: SimGameArgs {
+                seed: 9,
+                ..SimGameArgs::default()
+            },
+            workers: Workers {
+                threads: 2,
+                quiet: true,
+            },
             out: Some(dir.clone()),
             ..Args::default()
         };
         let a = simulate(&args).unwrap();
         let b = simulate(&Args {
-            threads: 1,
+            workers: Workers {
+                threads: 1,
+                ..args.workers
+            },
             ..args.clone()
         })
         .unwrap();
@@ -262,10 +256,15 @@ mod tests {
         let run = |objective| {
             simulate(&Args {
                 columns: 3000,
-                seed: 4,
+                game: SimGameArgs {
+                    seed: 4,
+                    ..SimGameArgs::default()
+                },
                 objective,
-                threads: 1,
-                quiet: true,
+                workers: Workers {
+                    threads: 1,
+                    quiet: true,
+                },
                 ..Args::default()
             })
             .unwrap()
@@ -301,13 +300,19 @@ mod tests {
     fn bad_weights_file_is_an_error() {
         let args = Args {
             weights: Some(PathBuf::from("/nonexistent.json")),
-            quiet: true,
+            workers: Workers {
+                quiet: true,
+                ..Workers::default()
+            },
             ..Args::default()
         };
         assert!(simulate(&args).is_err());
         let args = Args {
             ai: "nonsense".into(),
-            quiet: true,
+            workers: Workers {
+                quiet: true,
+                ..Workers::default()
+            },
             ..Args::default()
         };
         assert!(simulate(&args).is_err());

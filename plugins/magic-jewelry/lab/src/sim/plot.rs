@@ -34,37 +34,24 @@ fn register_font() -> anyhow::Result<()> {
 pub fn fill_plots(report: &Report, dir: &Path) -> anyhow::Result<()> {
     register_font()?;
     let err = |e: String| anyhow!("plot: {e}");
-    let file = |name: &str| dir.join(name);
-    fill_chart(
-        &SVGBackend::new(&file("fill.svg"), SIZE).into_drawing_area(),
-        report,
-    )
-    .map_err(err)?;
-    fill_chart(
-        &BitMapBackend::new(&file("fill.png"), SIZE).into_drawing_area(),
-        report,
-    )
-    .map_err(err)?;
-    log_chart(
-        &SVGBackend::new(&file("log10.svg"), SIZE).into_drawing_area(),
-        report,
-    )
-    .map_err(err)?;
-    log_chart(
-        &BitMapBackend::new(&file("log10.png"), SIZE).into_drawing_area(),
-        report,
-    )
-    .map_err(err)?;
-    speed_chart(
-        &SVGBackend::new(&file("speeds.svg"), SIZE).into_drawing_area(),
-        report,
-    )
-    .map_err(err)?;
-    speed_chart(
-        &BitMapBackend::new(&file("speeds.png"), SIZE).into_drawing_area(),
-        report,
-    )
-    .map_err(err)?;
+    // Each chart is drawn by one function generic over the backend, once for each format.
+    macro_rules! svg_and_png {
+        ($chart:ident, $name:literal) => {
+            $chart(
+                &SVGBackend::new(&dir.join(concat!($name, ".svg")), SIZE).into_drawing_area(),
+                report,
+            )
+            .map_err(err)?;
+            $chart(
+                &BitMapBackend::new(&dir.join(concat!($name, ".png")), SIZE).into_drawing_area(),
+                report,
+            )
+            .map_err(err)?;
+        };
+    }
+    svg_and_png!(fill_chart, "fill");
+    svg_and_png!(log_chart, "log10");
+    svg_and_png!(speed_chart, "speeds");
     Ok(())
 }
 
