@@ -25,7 +25,7 @@
 use super::runner::SimGameArgs;
 use super::{mix_seed, progress_bar};
 use crate::args::Workers;
-use crate::outputs::OutputFile;
+use crate::outputs::TrainingFiles;
 use anyhow::{bail, Context};
 use magic_jewelry::engine::eval::value::Active;
 use magic_jewelry::engine::{
@@ -34,7 +34,6 @@ use magic_jewelry::engine::{
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::VecDeque;
-use std::path::PathBuf;
 use std::time::Instant;
 
 /// The search that picks moves while learning.
@@ -52,6 +51,8 @@ pub struct Args {
     /// The search that picks moves while learning.
     #[arg(long, value_enum, default_value_t = Search::Simple)]
     pub search: Search,
+    #[command(flatten)]
+    pub game: SimGameArgs,
     /// Columns to play, over all games.
     #[arg(long, default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub columns: u64,
@@ -70,13 +71,8 @@ pub struct Args {
     /// Games played side by side.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
-    /// Network to start from (default: all zero).
-    #[arg(long, value_parser = crate::args::evaluation_file)]
-    pub from: Option<PathBuf>,
     #[command(flatten)]
-    pub output: OutputFile,
-    #[command(flatten)]
-    pub game: SimGameArgs,
+    pub files: TrainingFiles,
     #[command(flatten)]
     pub workers: Workers,
     /// Columns between reports.
@@ -94,8 +90,7 @@ impl Default for Args {
             gamma: 0.99,
             steps: 1,
             games: 8,
-            from: None,
-            output: OutputFile::default(),
+            files: TrainingFiles::default(),
             game: SimGameArgs::default(),
             report_every: 1_000_000,
             workers: Workers::default(),
@@ -274,7 +269,7 @@ pub fn learn(
             args.alpha
         );
     }
-    let mut network = match &args.from {
+    let mut network = match &args.files.from {
         Some(path) => ValueNetwork::load(path)?,
         None => ValueNetwork::zeroed(),
     };
@@ -340,13 +335,13 @@ pub fn learn(
 
 /// Runs `learn` from the command line: a line per report, the network saved at each.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    crate::outputs::refuse_existing(&args.output.out, args.output.force)?;
+    crate::outputs::refuse_existing(&args.files.out, args.files.force)?;
     let mut saved = Ok(());
     println!(
         "learning under the {} rules, {} columns, into {}",
         args.game.rules,
         args.columns,
-        args.output.out.display()
+        args.files.out.display()
     );
     learn(args, |progress, network| {
         println!(
@@ -360,11 +355,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             progress.columns_per_second
         );
         if saved.is_ok() {
-            saved = network.save(&args.output.out);
+            saved = network.save(&args.files.out);
         }
     })
     .context("learning stopped")?;
-    saved.with_context(|| format!("cannot save the network to {}", args.output.out.display()))
+    saved.with_context(|| format!("cannot save the network to {}", args.files.out.display()))
 }
 
 #[cfg(test)]
@@ -499,7 +494,10 @@ mod tests {
                 ..short(1)
             },
             Args {
-                from: Some(PathBuf::from("/nonexistent/value.jwl")),
+                files: TrainingFiles {
+                    from: Some(std::path::PathBuf::from("/nonexistent/value.jwl")),
+                    ..TrainingFiles::default()
+                },
                 ..short(1)
             },
         ] {

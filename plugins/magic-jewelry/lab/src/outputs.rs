@@ -4,9 +4,13 @@
 use anyhow::bail;
 use std::path::{Path, PathBuf};
 
-/// The file `train` and `learn` write their result into.
+/// What `train` and `learn` start from and where they write their result.
 #[derive(Debug, Clone, PartialEq, Eq, Default, clap::Args)]
-pub struct OutputFile {
+pub struct TrainingFiles {
+    /// Weights JSON or a learned value to start from (default: `train`, the published
+    /// weights; `learn`, an all-zero network).
+    #[arg(long, value_parser = crate::args::evaluation_file)]
+    pub from: Option<PathBuf>,
     /// Where to write the result (the best weights, or the network), rewritten as the run goes
     /// so that a stopped run keeps what it had.
     #[arg(long)]

@@ -12,14 +12,13 @@
 use super::runner::{rate, GameConfig, SimGameArgs};
 use super::{build_strategy, mix_seed, progress_bar, with_threads};
 use crate::args::Workers;
-use crate::outputs::OutputFile;
+use crate::outputs::TrainingFiles;
 use anyhow::{bail, Context};
 use magic_jewelry::engine::eval::weights::{Weights, WEIGHT_COUNT, WEIGHT_NAMES};
 use magic_jewelry::engine::{AnyEvaluator, Objective, StrategySpec};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use std::path::PathBuf;
 
 /// Training methods.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -34,6 +33,8 @@ pub struct Args {
     /// Strategy whose weights are trained (simple, smart, deep...).
     #[arg(long, default_value = "smart")]
     pub ai: StrategySpec,
+    #[command(flatten)]
+    pub game: SimGameArgs,
     #[arg(long, value_enum, default_value_t = Method::Hill)]
     pub method: Method,
     /// Outer iterations (a new sequence each).
@@ -50,13 +51,8 @@ pub struct Args {
     /// Largest relative change of a weight per step (hill).
     #[arg(long, default_value_t = 0.05, value_parser = crate::args::positive)]
     pub step: f64,
-    /// Starting weights (default: the published ones).
-    #[arg(long, value_parser = crate::args::evaluation_file)]
-    pub from: Option<PathBuf>,
     #[command(flatten)]
-    pub output: OutputFile,
-    #[command(flatten)]
-    pub game: SimGameArgs,
+    pub files: TrainingFiles,
     #[command(flatten)]
     pub workers: Workers,
 }
@@ -98,7 +94,7 @@ fn describe(w: &Weights) -> String {
         .join(" ")
 }
 
-/// Trains and returns the best weights found (also written to `args.output.out`).
+/// Trains and returns the best weights found (also written to `args.files.out`).
 pub fn train(args: &Args) -> anyhow::Result<Weights> {
     if !(args.step.is_finite() && args.step > 0.0) {
         bail!("--step must be a positive number, not {}", args.step);
@@ -106,7 +102,7 @@ pub fn train(args: &Args) -> anyhow::Result<Weights> {
     if args.iterations == 0 || args.min_columns == 0 || args.max_columns == 0 {
         bail!("--iterations, --min-columns and --max-columns must be at least 1");
     }
-    let start = match &args.from {
+    let start = match &args.files.from {
         Some(path) => Weights::load(path)?,
         None => Weights::PUBLISHED,
     };
@@ -121,8 +117,8 @@ pub fn train(args: &Args) -> anyhow::Result<Weights> {
 }
 
 fn save(args: &Args, w: &Weights) -> anyhow::Result<()> {
-    w.save(&args.output.out)
-        .with_context(|| format!("saving {}", args.output.out.display()))
+    w.save(&args.files.out)
+        .with_context(|| format!("saving {}", args.files.out.display()))
 }
 
 fn hill(
@@ -237,7 +233,7 @@ fn gaussian(rng: &mut ChaCha8Rng) -> f64 {
 
 /// `train`: train and print the weights.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    crate::outputs::refuse_existing(&args.output.out, args.output.force)?;
+    crate::outputs::refuse_existing(&args.files.out, args.files.force)?;
     if args.min_columns > args.max_columns {
         anyhow::bail!(
             "--min-columns {} is more than --max-columns {}",
@@ -250,7 +246,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     println!(
         "trained under the {} rules; written to {}",
         args.game.rules,
-        args.output.out.display()
+        args.files.out.display()
     );
     Ok(())
 }
@@ -258,6 +254,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     fn args(method: Method, out: PathBuf) -> Args {
         Args {
@@ -268,8 +265,11 @@ mod tests {
             max_columns: 300,
             population: 4,
             step: 0.05,
-            from: None,
-            output: OutputFile { out, force: false },
+            files: TrainingFiles {
+                from: None,
+                out,
+                force: false,
+            },
             game: SimGameArgs {
                 seed: 4,
                 ..SimGameArgs::default()
@@ -309,7 +309,7 @@ mod tests {
     fn bad_options_are_errors() {
         let out = std::env::temp_dir().join(format!("mj-train-unused-{}.json", std::process::id()));
         let mut a = args(Method::Hill, out.clone());
-        a.from = Some(PathBuf::from("/nonexistent/w.json"));
+        a.files.from = Some(PathBuf::from("/nonexistent/w.json"));
         assert!(train(&a).is_err());
         for step in [f64::NAN, 0.0, -0.1, f64::INFINITY] {
             let a = Args {

@@ -11,6 +11,7 @@ use anyhow::anyhow;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use std::ops::Range;
 use std::path::Path;
 use std::sync::Once;
 
@@ -65,10 +66,11 @@ fn legend_line(colour: RGBColor) -> impl Fn((i32, i32)) -> PathElement<(i32, i32
     move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
 }
 
+/// A chart with numbers on both axes.
+type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
 /// The legend box, upper right.
-fn draw_legend<'a, DB: DrawingBackend + 'a>(
-    chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
-) -> Result<(), String> {
+fn draw_legend<'a, DB: DrawingBackend + 'a>(chart: &mut Chart<'a, DB>) -> Result<(), String> {
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)
@@ -79,56 +81,82 @@ fn draw_legend<'a, DB: DrawingBackend + 'a>(
         .map_err(|e| e.to_string())
 }
 
+/// Plotters' drawing errors as text (taken by value, as `map_err` hands them over).
+#[allow(clippy::needless_pass_by_value)]
+fn text<E: std::error::Error + Send + Sync>(error: DrawingAreaErrorKind<E>) -> String {
+    error.to_string()
+}
+
+/// A chart on a white `root`, with its caption and each axis's range and name.
+fn axes<'a, DB: DrawingBackend + 'a>(
+    root: &'a DrawingArea<DB, Shift>,
+    caption: String,
+    (x, x_name): (Range<f64>, &str),
+    (y, y_name): (Range<f64>, &str),
+) -> Result<Chart<'a, DB>, String> {
+    root.fill(&WHITE).map_err(text)?;
+    let mut chart = ChartBuilder::on(root)
+        .margin(20)
+        .caption(caption, (FONT, 18))
+        .x_label_area_size(40)
+        .y_label_area_size(70)
+        .build_cartesian_2d(x, y)
+        .map_err(text)?;
+    chart
+        .configure_mesh()
+        .x_desc(x_name)
+        .y_desc(y_name)
+        .label_style((FONT, 14))
+        .draw()
+        .map_err(text)?;
+    Ok(chart)
+}
+
+/// Draws the legend and writes the picture out.
+fn finish<'a, DB: DrawingBackend + 'a>(
+    mut chart: Chart<'a, DB>,
+    root: &DrawingArea<DB, Shift>,
+) -> Result<(), String> {
+    draw_legend(&mut chart)?;
+    root.present().map_err(text)
+}
+
+/// The share of placements that left each number of jewels.
 fn fill_chart<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     report: &Report,
 ) -> Result<(), String> {
-    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    root.fill(&WHITE).map_err(e)?;
     let p = report.stats.fill_probability();
     let top = p.iter().copied().fold(0.0, f64::max).max(1e-6) * 1.1;
     let last = last_nonzero(&report.stats.fill).max(20) as f64 + 2.0;
-    let mut chart = ChartBuilder::on(root)
-        .margin(20)
-        .caption(
-            format!(
-                "{}: jewels on the board after a placement (mean {:.3}, max {})",
-                who(report),
-                report.mean_jewels,
-                report.max_jewels
-            ),
-            (FONT, 18),
-        )
-        .x_label_area_size(40)
-        .y_label_area_size(70)
-        .build_cartesian_2d(0f64..last, 0f64..top)
-        .map_err(e)?;
-    chart
-        .configure_mesh()
-        .x_desc("jewels")
-        .y_desc("probability")
-        .label_style((FONT, 14))
-        .draw()
-        .map_err(e)?;
+    let caption = format!(
+        "{}: jewels on the board after a placement (mean {:.3}, max {})",
+        who(report),
+        report.mean_jewels,
+        report.max_jewels
+    );
+    let mut chart = axes(
+        root,
+        caption,
+        (0f64..last, "jewels"),
+        (0f64..top, "probability"),
+    )?;
     chart
         .draw_series(LineSeries::new(
             p.iter().enumerate().map(|(j, &v)| (j as f64, v)),
             BLUE.stroke_width(2),
         ))
-        .map_err(e)?
+        .map_err(text)?
         .label(format!("share of the {} placements", report.stats.columns))
         .legend(legend_line(BLUE));
-    draw_legend(&mut chart)?;
-    root.present().map_err(e)?;
-    Ok(())
+    finish(chart, root)
 }
 
+/// The same on a log scale, with the fitted tail extrapolated to a full board.
 fn log_chart<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     report: &Report,
 ) -> Result<(), String> {
-    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    root.fill(&WHITE).map_err(e)?;
     let p = report.stats.fill_probability();
     let points: Vec<(f64, f64)> = p
         .iter()
@@ -158,35 +186,25 @@ fn log_chart<DB: DrawingBackend>(
         ),
         None => format!("{}: log10 probability of each fill", who(report)),
     };
-    let mut chart = ChartBuilder::on(root)
-        .margin(20)
-        .caption(caption, (FONT, 18))
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(0f64..80f64, bottom..0.5f64)
-        .map_err(e)?;
-    chart
-        .configure_mesh()
-        .x_desc("jewels")
-        .y_desc("log10 probability")
-        .label_style((FONT, 14))
-        .draw()
-        .map_err(e)?;
+    let mut chart = axes(
+        root,
+        caption,
+        (0f64..80f64, "jewels"),
+        (bottom..0.5f64, "log10 probability"),
+    )?;
     chart
         .draw_series(LineSeries::new(points, BLUE.stroke_width(2)))
-        .map_err(e)?
+        .map_err(text)?
         .label("measured")
         .legend(legend_line(BLUE));
     if !fit.is_empty() {
         chart
             .draw_series(LineSeries::new(fit, RED.stroke_width(1)))
-            .map_err(e)?
+            .map_err(text)?
             .label("quadratic fit of the tail, extrapolated")
             .legend(legend_line(RED));
     }
-    draw_legend(&mut chart)?;
-    root.present().map_err(e)?;
-    Ok(())
+    finish(chart, root)
 }
 
 /// The share of columns that fell at each speed (frames a row).
@@ -194,45 +212,31 @@ fn speed_chart<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     report: &Report,
 ) -> Result<(), String> {
-    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    root.fill(&WHITE).map_err(e)?;
     let at_top = report
         .speeds
         .iter()
         .find(|s| s.frames_per_row == magic_jewelry::engine::TOP_FALL_SPEED)
         .map_or(0.0, |s| s.share);
-    let mut chart = ChartBuilder::on(root)
-        .margin(20)
-        .caption(
-            format!(
-                "{}: columns at each fall speed ({:.1}% at 8 frames a row)",
-                who(report),
-                100.0 * at_top
-            ),
-            (FONT, 18),
-        )
-        .x_label_area_size(40)
-        .y_label_area_size(70)
-        .build_cartesian_2d(0f64..65f64, 0f64..1.05f64)
-        .map_err(e)?;
-    chart
-        .configure_mesh()
-        .x_desc("frames a row")
-        .y_desc("share of columns")
-        .label_style((FONT, 14))
-        .draw()
-        .map_err(e)?;
+    let caption = format!(
+        "{}: columns at each fall speed ({:.1}% at 8 frames a row)",
+        who(report),
+        100.0 * at_top
+    );
+    let mut chart = axes(
+        root,
+        caption,
+        (0f64..65f64, "frames a row"),
+        (0f64..1.05f64, "share of columns"),
+    )?;
     chart
         .draw_series(report.speeds.iter().map(|s| {
             let x = f64::from(s.frames_per_row);
             Rectangle::new([(x - 0.4, 0.0), (x + 0.4, s.share)], BLUE.filled())
         }))
-        .map_err(e)?
+        .map_err(text)?
         .label(format!("share of the {} columns", report.stats.columns))
         .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 20, y + 5)], BLUE.filled()));
-    draw_legend(&mut chart)?;
-    root.present().map_err(e)?;
-    Ok(())
+    finish(chart, root)
 }
 
 fn last_nonzero(values: &[u64]) -> usize {
