@@ -108,36 +108,65 @@ pub fn train(args: &Args) -> anyhow::Result<Weights> {
     };
     let max_columns = args.max_columns.max(args.min_columns);
     let bar = progress_bar(u64::from(args.iterations), !args.workers.quiet, "train");
+    let mut run = Run {
+        args,
+        rng: ChaCha8Rng::seed_from_u64(args.game.seed),
+        max_columns,
+        bar: &bar,
+    };
     let result = with_threads(args.workers.threads, || match args.method {
-        Method::Hill => hill(args, start, max_columns, &bar),
-        Method::Cem => cem(args, start, max_columns, &bar),
+        Method::Hill => hill(&mut run, start),
+        Method::Cem => cem(&mut run, start),
     })??;
     bar.finish_and_clear();
     Ok(result)
 }
 
-fn save(args: &Args, w: &Weights) -> anyhow::Result<()> {
-    w.save(&args.files.out)
-        .with_context(|| format!("saving {}", args.files.out.display()))
+/// What both methods share over a run: the options, the random source of the sequences'
+/// lengths and of the method's draws, and the progress bar.
+struct Run<'a> {
+    args: &'a Args,
+    rng: ChaCha8Rng,
+    max_columns: u64,
+    bar: &'a indicatif::ProgressBar,
 }
 
-fn hill(
-    args: &Args,
-    start: Weights,
-    max_columns: u64,
-    bar: &indicatif::ProgressBar,
-) -> anyhow::Result<Weights> {
-    let mut rng = ChaCha8Rng::seed_from_u64(args.game.seed);
+impl Run<'_> {
+    /// The sequence iteration `iteration` rates on: its length and seed.
+    fn sequence(&mut self, iteration: u32) -> (u64, u64) {
+        let columns = self
+            .rng
+            .random_range(self.args.min_columns..=self.max_columns);
+        (
+            columns,
+            mix_seed(self.args.game.seed, u64::from(iteration) + 1),
+        )
+    }
+
+    /// Writes the weights found so far and logs the iteration.
+    fn iteration_done(&self, w: &Weights, line: String) -> anyhow::Result<()> {
+        let out = &self.args.files.out;
+        w.save(out)
+            .with_context(|| format!("saving {}", out.display()))?;
+        log(self.bar, line);
+        self.bar.inc(1);
+        Ok(())
+    }
+}
+
+/// Hill climbing: a few rounds of random variants per iteration, the best kept.
+fn hill(run: &mut Run, start: Weights) -> anyhow::Result<Weights> {
+    let args = run.args;
     let mut w = start;
     for iteration in 0..args.iterations {
-        let columns = rng.random_range(args.min_columns..=max_columns);
-        let seed = mix_seed(args.game.seed, u64::from(iteration) + 1);
+        let (columns, seed) = run.sequence(iteration);
+        let rng = &mut run.rng;
         let mut r = rating(args.ai, &w, args.game.config(), seed, columns);
         let rounds = rng.random_range(5..=11);
         let before = r;
         for _ in 0..rounds {
             let population: Vec<Weights> = (0..args.population.max(1))
-                .map(|_| variant(&w, args.step, &mut rng))
+                .map(|_| variant(&w, args.step, rng))
                 .collect();
             let ratings = rate_all(args, &population, seed, columns);
             if let Some((i, &best)) = ratings.iter().enumerate().min_by_key(|(_, &t)| t) {
@@ -147,9 +176,8 @@ fn hill(
                 }
             }
         }
-        save(args, &w)?;
-        log(
-            bar,
+        run.iteration_done(
+            &w,
             format!(
                 "iteration {iteration} ({} rules): {columns} columns, mean jewels {:.4} -> {:.4}; {}",
                 args.game.rules,
@@ -157,19 +185,15 @@ fn hill(
                 r as f64 / columns as f64,
                 describe(&w)
             ),
-        );
-        bar.inc(1);
+        )?;
     }
     Ok(w)
 }
 
-fn cem(
-    args: &Args,
-    start: Weights,
-    max_columns: u64,
-    bar: &indicatif::ProgressBar,
-) -> anyhow::Result<Weights> {
-    let mut rng = ChaCha8Rng::seed_from_u64(args.game.seed);
+/// The cross-entropy method: a Gaussian over the weights, refitted to the best quarter of its
+/// samples each iteration.
+fn cem(run: &mut Run, start: Weights) -> anyhow::Result<Weights> {
+    let args = run.args;
     let mut mean = start.to_vector();
     let scale = mean.iter().map(|x| x.abs()).sum::<f64>() / WEIGHT_COUNT as f64;
     let mut sd: [f64; WEIGHT_COUNT] = mean.map(|m| 0.2 * m.abs().max(0.2 * scale));
@@ -177,13 +201,13 @@ fn cem(
     let elite = (population / 4).max(2);
     let mut best = start;
     for iteration in 0..args.iterations {
-        let columns = rng.random_range(args.min_columns..=max_columns);
-        let seed = mix_seed(args.game.seed, u64::from(iteration) + 1);
+        let (columns, seed) = run.sequence(iteration);
+        let rng = &mut run.rng;
         let mut samples: Vec<Weights> = vec![Weights::from_vector(mean)];
         while samples.len() < population {
             let mut v = [0.0; WEIGHT_COUNT];
             for i in 0..WEIGHT_COUNT {
-                v[i] = (mean[i] + sd[i] * gaussian(&mut rng)).max(0.0);
+                v[i] = (mean[i] + sd[i] * gaussian(rng)).max(0.0);
             }
             samples.push(Weights::from_vector(v));
         }
@@ -202,15 +226,13 @@ fn cem(
             sd[i] = var.sqrt() + 0.01 * scale;
         }
         best = Weights::from_vector(mean);
-        save(args, &best)?;
-        log(bar, format!(
+        run.iteration_done(&best, format!(
             "iteration {iteration} ({} rules): {columns} columns, mean jewels: old mean {:.4}, best sample {:.4}; {}",
             args.game.rules,
             ratings[0] as f64 / columns as f64,
             ratings[order[0]] as f64 / columns as f64,
             describe(&best)
-        ));
-        bar.inc(1);
+        ))?;
     }
     Ok(best)
 }
