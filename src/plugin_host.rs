@@ -8,8 +8,8 @@
 //! limited so a plug-in that fails every frame cannot flood the user.
 
 use jewelbot_plugin::{
-    Buttons, FrameContext, Inspection, Milestone, Plugin, PluginOption, Ram, Recording,
-    RomIdentity, Series, Stat, Status, StopCondition,
+    Buttons, FrameContext, FrameOutputs, Inspection, Milestone, Plugin, PluginOption, Ram,
+    Recording, RomIdentity, Series, Stat, Status, StopCondition,
 };
 use std::collections::VecDeque;
 use std::panic::{self, AssertUnwindSafe};
@@ -246,7 +246,12 @@ impl PluginHost {
             let pokes = &mut self.pokes;
             let started = Instant::now();
             let result = guarded(|| {
-                let mut ctx = FrameContext::new(frame_number, ram, picture, pokes, buttons, status);
+                let out = FrameOutputs {
+                    pokes,
+                    buttons,
+                    status,
+                };
+                let mut ctx = FrameContext::new(frame_number, ram, picture, out);
                 plugin.on_frame(&mut ctx);
             });
             let took = started.elapsed();

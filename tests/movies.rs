@@ -259,6 +259,18 @@ fn damaged_movies_are_refused_with_the_reason() {
     }
 }
 
+/// `jewelbot run --headless --frames 5 --movie PATH`.
+fn play_five_frames(path: &Path) -> (i32, String, String) {
+    jewelbot(&[
+        "run",
+        "--headless",
+        "--frames",
+        "5",
+        "--movie",
+        path_text(path),
+    ])
+}
+
 /// A refused movie is said in one line that gives the file and the reason once.
 #[test]
 fn refused_movies_are_one_clear_line() {
@@ -280,14 +292,7 @@ fn refused_movies_are_one_clear_line() {
     ] {
         let path = dir.path().join(name);
         std::fs::write(&path, text).expect("written");
-        let (code, stdout, stderr) = jewelbot(&[
-            "run",
-            "--headless",
-            "--frames",
-            "5",
-            "--movie",
-            path_text(&path),
-        ]);
+        let (code, stdout, stderr) = play_five_frames(&path);
         assert_ne!(code, 0, "{name} played");
         assert!(stdout.is_empty(), "{name} ran: {stdout}");
         assert_eq!(stderr.trim().lines().count(), 1, "{name}: {stderr}");
@@ -400,14 +405,7 @@ fn the_command_line_records_plays_back_and_refuses() {
     let damaged = dir.path().join("damaged.fm2");
     std::fs::write(&damaged, text.replace("version 3", "version 9")).expect("written");
     for (path, want) in [(&other, "another ROM"), (&damaged, "fm2 version 9")] {
-        let (code, stdout, stderr) = jewelbot(&[
-            "run",
-            "--headless",
-            "--frames",
-            "5",
-            "--movie",
-            path_text(path),
-        ]);
+        let (code, stdout, stderr) = play_five_frames(path);
         assert_ne!(code, 0);
         assert!(stderr.contains(want), "{stderr}");
         assert!(stdout.is_empty(), "it ran: {stdout}");

@@ -5,7 +5,9 @@ mod common;
 
 use common::jewelbot;
 use jewelbot::rom::RomImage;
-use jewelbot::session::{Session, SessionConfig, SessionError, StateFileError};
+use jewelbot::session::{
+    decode_state_file, reseal_state_file, Session, SessionConfig, SessionError, StateFileError,
+};
 use jewelbot_plugin::{Buttons, Machine};
 use proptest::prelude::*;
 use std::path::Path;
@@ -97,36 +99,24 @@ fn a_state_of_another_rom_is_refused() {
 #[test]
 fn a_well_framed_state_the_core_cannot_run_is_refused() {
     let (mut session, state) = saved();
-    let header_len = state.len() - payload_len(&state);
-    for payload in [
-        vec![],
-        vec![0xFF; 64],
-        state[header_len..header_len + 100].to_vec(),
-    ] {
-        let forged = reframe(&state, &payload);
+    let core = payload_of(&session, &state).to_vec();
+    for payload in [vec![], vec![0xFF; 64], core[..100].to_vec()] {
+        let forged = reframe(&session, &state, &payload);
         let error = assert_refused_untouched(&mut session, &forged);
         assert!(matches!(error, SessionError::StateDoesNotRun(_)), "{error}");
     }
 }
 
-fn payload_len(state: &[u8]) -> usize {
-    let version_len = usize::from(state[10]);
-    let at = 11 + version_len + 40 + 8;
-    u32::from_le_bytes(state[at..at + 4].try_into().expect("4 bytes")) as usize
+/// The core's part of `session`'s `state`.
+fn payload_of<'a>(session: &Session, state: &'a [u8]) -> &'a [u8] {
+    decode_state_file(state, &session.rom().prg_chr_sha1)
+        .expect("a state of this ROM")
+        .payload
 }
 
-/// `state`'s header around another payload, with a checksum that matches.
-fn reframe(state: &[u8], payload: &[u8]) -> Vec<u8> {
-    let version_len = usize::from(state[10]);
-    let length_at = 11 + version_len + 40 + 8;
-    let mut out = state[..length_at].to_vec();
-    out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
-    let mut crc = crc32fast::Hasher::new();
-    crc.update(&out);
-    crc.update(payload);
-    out.extend_from_slice(&crc.finalize().to_le_bytes());
-    out.extend_from_slice(payload);
-    out
+/// `state` around another payload, with a length and checksum that match.
+fn reframe(session: &Session, state: &[u8], payload: &[u8]) -> Vec<u8> {
+    reseal_state_file(state, &session.rom().prg_chr_sha1, payload).expect("a state of this ROM")
 }
 
 #[test]
@@ -219,14 +209,13 @@ proptest! {
         changes in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..6),
     ) {
         let (mut session, state) = saved();
-        let header_len = state.len() - payload_len(&state);
-        let mut payload = state[header_len..].to_vec();
+        let mut payload = payload_of(&session, &state).to_vec();
         for (at, value) in &changes {
             let at = at.index(payload.len());
             payload[at] = *value;
         }
         let before = snapshot(&session);
-        if session.load_state(&reframe(&state, &payload)).is_err() {
+        if session.load_state(&reframe(&session, &state, &payload)).is_err() {
             prop_assert_eq!(snapshot(&session), before);
         }
         // Loaded or not, the console runs on.

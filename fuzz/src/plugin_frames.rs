@@ -7,7 +7,7 @@
 //! values at the edges of what the game holds (0, 7, 8, digits over 9, 255).
 
 use crate::input::Input;
-use jewelbot_plugin::{Buttons, FrameContext, Plugin, Ram, RomIdentity, Status};
+use jewelbot_plugin::{Buttons, FrameOutcome, Plugin, Ram, RomIdentity};
 use magic_jewelry::dumps;
 use magic_jewelry::plugin::MagicJewelryPlugin;
 
@@ -82,10 +82,5 @@ fn address(input: &mut Input<'_>) -> u16 {
 }
 
 fn frame(plugin: &mut MagicJewelryPlugin, number: u64, ram: &Ram) -> Buttons {
-    let mut pokes = Vec::new();
-    let mut buttons = Buttons::NONE;
-    let mut status = Status::default();
-    let mut ctx = FrameContext::new(number, ram, &[], &mut pokes, &mut buttons, &mut status);
-    plugin.on_frame(&mut ctx);
-    buttons
+    FrameOutcome::of(plugin, number, ram).buttons
 }

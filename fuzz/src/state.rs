@@ -7,7 +7,10 @@
 //! its first frame runs, and the session must go on either way.
 
 use crate::input::Input;
-use jewelbot::session::{Session, SessionConfig, SessionError, StateFileError, TrialError};
+use jewelbot::session::{
+    decode_state_file, reseal_state_file, Session, SessionConfig, SessionError, StateFileError,
+    TrialError,
+};
 use magic_jewelry::plugin::MagicJewelryPlugin;
 use std::cell::RefCell;
 
@@ -54,24 +57,6 @@ fn base() -> Base {
     Base { session, state }
 }
 
-/// The header's length: everything before the payload.
-pub fn header_len(state: &[u8]) -> usize {
-    11 + usize::from(state[10]) + 40 + 8 + 4 + 4
-}
-
-/// `state`'s header around `payload`, with its length and checksum made to match.
-pub fn reframe(state: &[u8], payload: &[u8]) -> Vec<u8> {
-    let length_at = header_len(state) - 8;
-    let mut out = state[..length_at].to_vec();
-    out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
-    let mut crc = crc32fast::Hasher::new();
-    crc.update(&out);
-    crc.update(payload);
-    out.extend_from_slice(&crc.finalize().to_le_bytes());
-    out.extend_from_slice(payload);
-    out
-}
-
 /// Changes `bytes` as the input says: bytes set or flipped, a cut, an insertion, a run
 /// duplicated.
 fn mutate(bytes: &mut Vec<u8>, input: &mut Input<'_>) {
@@ -113,9 +98,13 @@ fn one(base: &mut Base, data: &[u8]) -> Outcome {
     let mut input = Input::new(data);
     let forged = input.flag();
     let candidate = if forged {
-        let mut payload = base.state[header_len(&base.state)..].to_vec();
+        let sha1 = &base.session.rom().prg_chr_sha1;
+        let mut payload = decode_state_file(&base.state, sha1)
+            .expect("the base state")
+            .payload
+            .to_vec();
         mutate(&mut payload, &mut input);
-        reframe(&base.state, &payload)
+        reseal_state_file(&base.state, sha1, &payload).expect("the base state")
     } else {
         let mut bytes = base.state.clone();
         mutate(&mut bytes, &mut input);

@@ -6,8 +6,8 @@ mod state_file;
 mod trial;
 
 pub use state_file::{
-    decode as decode_state_file, Decoded, StateFileError, StateHeader, CHECKPOINT_FORMAT,
-    FORMAT_VERSION, HOST_VERSION,
+    decode as decode_state_file, reseal as reseal_state_file, Decoded, StateFileError, StateHeader,
+    CHECKPOINT_FORMAT, FORMAT_VERSION, HOST_VERSION,
 };
 pub use trial::TrialError;
 

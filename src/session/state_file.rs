@@ -146,6 +146,14 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// `state` (of the ROM with PRG+CHR SHA-1 `rom_sha1`) around another payload, its length and
+/// checksum made to match and a checkpoint's extras dropped: how the tests and the fuzz harness
+/// forge a well-framed state, to show that a payload the core cannot use is refused too.
+pub fn reseal(state: &[u8], rom_sha1: &str, payload: &[u8]) -> Result<Vec<u8>, StateFileError> {
+    let decoded = decode(state, rom_sha1)?;
+    Ok(encode(&decoded.header, payload, None))
+}
+
 /// A state file's parts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decoded<'a> {

@@ -25,7 +25,10 @@ pub mod trace;
 pub use buttons::Buttons;
 pub use inspect::{Field, Inspection, Panel};
 pub use machine::{Machine, MachineError};
-pub use plugin::{FrameContext, NumberRange, Plugin, PluginOption, Recording, Stat, StatValue};
+pub use plugin::{
+    FrameContext, FrameOutcome, FrameOutputs, NumberRange, Plugin, PluginOption, Recording, Stat,
+    StatValue,
+};
 pub use rom::RomIdentity;
 pub use run::{Milestone, Series, StopCondition};
 pub use script::{Script, ScriptError, ScriptRunner};

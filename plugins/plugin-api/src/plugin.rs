@@ -296,28 +296,28 @@ pub struct FrameContext<'a> {
     frame_number: u64,
     ram: &'a Ram,
     picture: &'a [u16],
-    pokes: &'a mut Vec<(u16, u8)>,
-    buttons: &'a mut Buttons,
-    status: &'a mut Status,
+    out: FrameOutputs<'a>,
+}
+
+/// Where a plug-in's doings during a frame go: the host's queue of RAM writes, and the
+/// plug-in's buttons and status.
+pub struct FrameOutputs<'a> {
+    /// RAM writes (address, value), applied before the next frame runs.
+    pub pokes: &'a mut Vec<(u16, u8)>,
+    /// Controller 1's buttons during the next frame.
+    pub buttons: &'a mut Buttons,
+    /// Status lines, overlay marks and notes.
+    pub status: &'a mut Status,
 }
 
 impl<'a> FrameContext<'a> {
     /// Built by the host for each call.
-    pub fn new(
-        frame_number: u64,
-        ram: &'a Ram,
-        picture: &'a [u16],
-        pokes: &'a mut Vec<(u16, u8)>,
-        buttons: &'a mut Buttons,
-        status: &'a mut Status,
-    ) -> Self {
+    pub fn new(frame_number: u64, ram: &'a Ram, picture: &'a [u16], out: FrameOutputs<'a>) -> Self {
         Self {
             frame_number,
             ram,
             picture,
-            pokes,
-            buttons,
-            status,
+            out,
         }
     }
 
@@ -338,22 +338,47 @@ impl<'a> FrameContext<'a> {
 
     /// Queues a RAM write, applied before the next frame runs.
     pub fn poke(&mut self, address: u16, value: u8) {
-        self.pokes.push((address, value));
+        self.out.pokes.push((address, value));
     }
 
     /// The controller-1 buttons to hold during the next frame.
     pub fn buttons(&self) -> Buttons {
-        *self.buttons
+        *self.out.buttons
     }
 
     /// Chooses the controller-1 buttons to hold during the next frame.
     pub fn set_buttons(&mut self, buttons: Buttons) {
-        *self.buttons = buttons;
+        *self.out.buttons = buttons;
     }
 
     /// Status lines and overlay marks; they persist until the plug-in changes them.
     pub fn status(&mut self) -> &mut Status {
-        self.status
+        self.out.status
+    }
+}
+
+/// What a plug-in did in one frame, called without a host (its tests, tools, fuzzing).
+#[derive(Debug, Default)]
+pub struct FrameOutcome {
+    /// The buttons it wants held during the next frame.
+    pub buttons: Buttons,
+    /// The RAM writes it asked for.
+    pub pokes: Vec<(u16, u8)>,
+    /// The status it published.
+    pub status: Status,
+}
+
+impl FrameOutcome {
+    /// Calls `plugin` with frame `frame_number` of `ram` (no picture) and keeps what it did.
+    pub fn of(plugin: &mut dyn Plugin, frame_number: u64, ram: &Ram) -> Self {
+        let mut outcome = Self::default();
+        let out = FrameOutputs {
+            pokes: &mut outcome.pokes,
+            buttons: &mut outcome.buttons,
+            status: &mut outcome.status,
+        };
+        plugin.on_frame(&mut FrameContext::new(frame_number, ram, &[], out));
+        outcome
     }
 }
 

@@ -3,7 +3,7 @@
 use super::*;
 use crate::engine::Objective;
 use crate::memory_map as map;
-use jewelbot_plugin::Status;
+use jewelbot_plugin::FrameOutcome;
 use proptest::prelude::*;
 
 fn attached() -> MagicJewelryPlugin {
@@ -27,13 +27,12 @@ fn attached() -> MagicJewelryPlugin {
 }
 
 fn frame(plugin: &mut MagicJewelryPlugin, number: u64, ram: &Ram) -> Buttons {
-    let mut pokes = Vec::new();
-    let mut buttons = Buttons::NONE;
-    let mut status = Status::default();
-    let mut ctx = FrameContext::new(number, ram, &[], &mut pokes, &mut buttons, &mut status);
-    plugin.on_frame(&mut ctx);
-    assert!(pokes.is_empty(), "the player never writes the game's RAM");
-    buttons
+    let outcome = FrameOutcome::of(plugin, number, ram);
+    assert!(
+        outcome.pokes.is_empty(),
+        "the player never writes the game's RAM"
+    );
+    outcome.buttons
 }
 
 /// Frames of the real game's RAM (`traces/`), every one of the traces that together show
