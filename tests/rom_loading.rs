@@ -49,34 +49,26 @@ fn empty_file() {
     assert_refused(&write(dir.path(), "empty.nes", &[]), "empty");
 }
 
+/// A file cut short in its header, its PRG or its CHR is refused, saying which and by how much.
 #[test]
-fn truncated_header() {
+fn truncated_files() {
     let dir = tempfile::tempdir().expect("temp dir");
     let rom = common::tiny_rom();
-    assert_refused(
-        &write(dir.path(), "short.nes", &rom[..10]),
-        "too short for the 16-byte iNES header",
-    );
-}
-
-#[test]
-fn truncated_prg() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let rom = common::tiny_rom();
-    assert_refused(
-        &write(dir.path(), "prg.nes", &rom[..16 + 1000]),
-        "PRG ROM is truncated: the header declares 16384 bytes but only 1000 follow",
-    );
-}
-
-#[test]
-fn truncated_chr() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let rom = common::tiny_rom();
-    assert_refused(
-        &write(dir.path(), "chr.nes", &rom[..rom.len() - 100]),
-        "CHR ROM is truncated: the header declares 8192 bytes but only 8092 follow",
-    );
+    for (name, length, reason) in [
+        ("short.nes", 10, "too short for the 16-byte iNES header"),
+        (
+            "prg.nes",
+            16 + 1000,
+            "PRG ROM is truncated: the header declares 16384 bytes but only 1000 follow",
+        ),
+        (
+            "chr.nes",
+            rom.len() - 100,
+            "CHR ROM is truncated: the header declares 8192 bytes but only 8092 follow",
+        ),
+    ] {
+        assert_refused(&write(dir.path(), name, &rom[..length]), reason);
+    }
 }
 
 #[test]

@@ -11,19 +11,6 @@ use magic_jewelry::engine::{Board, Column, Counters, GameGenerator, RuleSet};
 use magic_jewelry::memory_map as map;
 use magic_jewelry::recordings::{self, load};
 
-// The addresses read here, from the memory map.
-const GENERATOR: usize = map::GENERATOR as usize;
-const COLUMN_X: usize = map::COLUMN_X as usize;
-const COLUMN_Y: usize = map::COLUMN_Y as usize;
-const FALL_SPEED: usize = map::FALL_SPEED as usize;
-const CURRENT: usize = map::CURRENT_COLUMN as usize;
-const NEXT: usize = map::NEXT_COLUMN as usize;
-const LEVEL_INDEX: usize = map::LEVEL_INDEX as usize;
-const REMOVED: usize = map::REMOVED as usize;
-const SCORE: usize = map::SCORE as usize;
-const JEWELS: usize = map::JEWEL_COUNTER as usize;
-const COMBO: usize = map::COMBO as usize;
-const PLAYFIELD: usize = map::PLAYFIELD as usize;
 /// The 8-digit counters roll over.
 const COUNTER_MODULUS: u64 = 100_000_000;
 
@@ -46,7 +33,7 @@ impl Snapshot {
             snapshot.zero.copy_from_slice(&ram[..256]);
             snapshot
                 .field
-                .copy_from_slice(&ram[PLAYFIELD..PLAYFIELD + 8 * ROWS]);
+                .copy_from_slice(&ram[usize::from(map::PLAYFIELD)..][..8 * ROWS]);
             out.push(snapshot);
         }
         out
@@ -57,12 +44,17 @@ impl Snapshot {
         self.field[8 * grid_row + x + 1]
     }
 
-    fn bytes<const N: usize>(&self, at: usize) -> [u8; N] {
+    fn byte(&self, address: u16) -> u8 {
+        self.zero[usize::from(address)]
+    }
+
+    fn bytes<const N: usize>(&self, address: u16) -> [u8; N] {
+        let at = usize::from(address);
         self.zero[at..at + N].try_into().expect("in the zero page")
     }
 
     /// A decimal counter of 8 digits, lowest first.
-    fn counter(&self, at: usize) -> u64 {
+    fn counter(&self, at: u16) -> u64 {
         self.bytes::<8>(at)
             .iter()
             .rev()
@@ -70,11 +62,11 @@ impl Snapshot {
     }
 
     fn generator(&self) -> u16 {
-        u16::from_le_bytes(self.bytes::<2>(GENERATOR))
+        u16::from_le_bytes(self.bytes::<2>(map::GENERATOR))
     }
 
     fn position(&self) -> (usize, i8) {
-        (usize::from(self.zero[COLUMN_X]), self.zero[COLUMN_Y] as i8)
+        (usize::from(self.byte(map::COLUMN_X)), self.byte(map::COLUMN_Y) as i8)
     }
 
     /// Grid rows of the falling column's cells.
@@ -88,7 +80,7 @@ impl Snapshot {
     /// or all empty).
     fn column_drawn(&self) -> bool {
         let (x, y) = self.position();
-        let jewels = self.bytes::<3>(CURRENT);
+        let jewels = self.bytes::<3>(map::CURRENT_COLUMN);
         if x >= WIDTH || !(0..=12).contains(&y) || !Column(jewels).is_valid() {
             return false;
         }
@@ -151,15 +143,15 @@ fn replay(name: &str) -> Replayed {
         }
         let before = &ram[i - 1];
         let (x, y) = before.position();
-        let jewels = before.bytes::<3>(CURRENT);
+        let jewels = before.bytes::<3>(map::CURRENT_COLUMN);
         let column = Column(jewels);
         assert!(before.column_drawn(), "{name} frame {}", frames[i].number);
         let mut board = before.settled();
         assert_eq!(y, board.rest_row(x), "{name} frame {}", frames[i].number);
         let mut counters = Counters {
-            since_wild: u32::from(before.zero[REMOVED]),
-            combo: before.zero[COMBO],
-            level: before.zero[LEVEL_INDEX],
+            since_wild: u32::from(before.byte(map::REMOVED)),
+            combo: before.byte(map::COMBO),
+            level: before.byte(map::LEVEL_INDEX),
             ..Counters::default()
         };
         let before_board = board;
@@ -194,34 +186,34 @@ fn replay(name: &str) -> Replayed {
         if shown.settled() != board {
             wrong.push(format!("board {board:?} shown {:?}", shown.settled()));
         }
-        let gained = |at: usize| {
+        let gained = |at: u16| {
             (shown.counter(at) + COUNTER_MODULUS - before.counter(at)) % COUNTER_MODULUS
         };
         let counted = [
-            ("points", gained(SCORE), resolution.points),
+            ("points", gained(map::SCORE), resolution.points),
             (
                 "jewels",
-                gained(JEWELS),
+                gained(map::JEWEL_COUNTER),
                 u64::from(resolution.outcome.removed),
             ),
             (
                 "combo",
-                u64::from(shown.zero[COMBO]),
+                u64::from(shown.byte(map::COMBO)),
                 u64::from(counters.combo),
             ),
             (
                 "since wild",
-                u64::from(shown.zero[REMOVED]),
+                u64::from(shown.byte(map::REMOVED)),
                 u64::from(counters.since_wild),
             ),
             (
                 "level",
-                u64::from(shown.zero[LEVEL_INDEX]),
+                u64::from(shown.byte(map::LEVEL_INDEX)),
                 u64::from(counters.level),
             ),
             (
                 "speed",
-                u64::from(shown.zero[FALL_SPEED]),
+                u64::from(shown.byte(map::FALL_SPEED)),
                 u64::from(RuleSet::Real.fall_speed(counters.level)),
             ),
         ];
@@ -232,8 +224,8 @@ fn replay(name: &str) -> Replayed {
         }
         // The columns: the wild column takes the turn and the next shown stays, or the next
         // becomes the current one and the generator makes a new next.
-        let (current, next) = (shown.bytes::<3>(CURRENT), shown.bytes::<3>(NEXT));
-        let previous_next = before.bytes::<3>(NEXT);
+        let (current, next) = (shown.bytes::<3>(map::CURRENT_COLUMN), shown.bytes::<3>(map::NEXT_COLUMN));
+        let previous_next = before.bytes::<3>(map::NEXT_COLUMN);
         let mut generator = GameGenerator::new(before.generator());
         let expected = if resolution.wild_due {
             ([7; 3], previous_next, before.generator())
@@ -326,8 +318,8 @@ fn the_first_columns_after_power_on() {
             .expect("a spawn");
         let mut generator = GameGenerator::new(GameGenerator::POWER_ON_STATE);
         let (current, next) = (generator.next_column(), generator.next_column());
-        assert_eq!(Column(ram[first].bytes::<3>(CURRENT)), current, "{name}");
-        assert_eq!(Column(ram[first].bytes::<3>(NEXT)), next, "{name}");
+        assert_eq!(Column(ram[first].bytes::<3>(map::CURRENT_COLUMN)), current, "{name}");
+        assert_eq!(Column(ram[first].bytes::<3>(map::NEXT_COLUMN)), next, "{name}");
         assert_eq!(ram[first].generator(), generator.state(), "{name}");
         assert_eq!(
             (current, next),
@@ -376,11 +368,11 @@ fn the_generator_in_ram_predicts_the_columns_to_come() {
         for (j, &(from, _)) in turns.iter().enumerate() {
             let at = &ram[from];
             let mut generator = GameGenerator::new(at.generator());
-            let mut queue = std::collections::VecDeque::from([Column(at.bytes::<3>(NEXT))]);
+            let mut queue = std::collections::VecDeque::from([Column(at.bytes::<3>(map::NEXT_COLUMN))]);
             let mut counters = Counters {
-                since_wild: u32::from(at.zero[REMOVED]),
-                combo: at.zero[COMBO],
-                level: at.zero[LEVEL_INDEX],
+                since_wild: u32::from(at.byte(map::REMOVED)),
+                combo: at.byte(map::COMBO),
+                level: at.byte(map::LEVEL_INDEX),
                 ..Counters::default()
             };
             for t in j + 1..(j + 1 + HORIZON).min(turns.len()) {
@@ -392,7 +384,7 @@ fn the_generator_in_ram_predicts_the_columns_to_come() {
                 let before = &ram[lock - 1];
                 let (x, _) = before.position();
                 let mut board = before.settled();
-                let column = Column(before.bytes::<3>(CURRENT));
+                let column = Column(before.bytes::<3>(map::CURRENT_COLUMN));
                 let resolution = counters
                     .lock(RuleSet::Real, &mut board, column, x)
                     .expect("the locked column fits");
@@ -410,11 +402,11 @@ fn the_generator_in_ram_predicts_the_columns_to_come() {
                     frames[shown].number, frames[from].number
                 );
                 assert!(
-                    same_column(game.bytes::<3>(CURRENT), predicted.0),
+                    same_column(game.bytes::<3>(map::CURRENT_COLUMN), predicted.0),
                     "{context}: current {:?}, predicted {predicted}",
-                    game.bytes::<3>(CURRENT)
+                    game.bytes::<3>(map::CURRENT_COLUMN)
                 );
-                assert_eq!(Column(game.bytes::<3>(NEXT)), queue[0], "{context}: next");
+                assert_eq!(Column(game.bytes::<3>(map::NEXT_COLUMN)), queue[0], "{context}: next");
                 checked[usize::from(predicted.is_wild())] += 1;
             }
         }
