@@ -76,12 +76,7 @@ match_check:
 @lines:
     ldy #ROW_M1 + 1
 @cell:
-    tya
-    and #7
-    beq @next               ; border bytes
-    cmp #7
-    beq @next
-    lda playfield, y
+    LOAD_CELL_OR_SKIP @next
     beq @next
     cmp #WILD
     bcs @next

@@ -15,12 +15,6 @@
 
 .include "defs.inc"
 
-SFX_MOVE     = 0
-SFX_ROTATE   = 1
-SFX_LOCK     = 2
-SFX_CLEAR    = 3
-SFX_GAMEOVER = 4
-
 .segment "CODE"
 
 run_state:

@@ -180,13 +180,8 @@ draw_cell:
     sta vram_buf, x
     inx
     stx buf_len
-    lda vaddr
-    clc
-    adc #32
-    sta vaddr
-    bcc :+
-    inc vaddr + 1
-:   lda #2
+    NEXT_VRAM_ROW
+    lda #2
     jsr vb_start
     lda cell_tile
     clc
@@ -207,14 +202,7 @@ draw_cell:
     lsr a
     ora tmp0
     sta tmp0                ; attribute index
-    lda cell_tx
-    and #2
-    lsr a
-    sta tmp1
-    lda cell_ty
-    and #2
-    ora tmp1
-    tay                     ; quadrant 0-3
+    CELL_QUADRANT_TO_Y      ; quadrant 0-3
     lda cell_pal
 :   dey
     bmi :+
@@ -222,14 +210,7 @@ draw_cell:
     asl a
     jmp :-
 :   sta tmp2                ; palette in place
-    lda cell_tx
-    and #2
-    lsr a
-    sta tmp1
-    lda cell_ty
-    and #2
-    ora tmp1
-    tay
+    CELL_QUADRANT_TO_Y
     ldx tmp0
     lda attr_shadow, x
     and quadrant_clear, y
@@ -299,12 +280,7 @@ render_play:
 @cells:
     ldy #FIRST_VISIBLE
 @cell:
-    tya
-    and #7
-    beq @next               ; border bytes
-    cmp #7
-    beq @next
-    lda playfield, y
+    LOAD_CELL_OR_SKIP @next
     cmp shown, y
     beq @next
     sta shown, y

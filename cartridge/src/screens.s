@@ -69,13 +69,8 @@ draw_game_screen:
     sbc #1
     dey
     bne :-
-    lda vaddr
-    clc
-    adc #32
-    sta vaddr
-    bcc :+
-    inc vaddr + 1
-:   dex
+    NEXT_VRAM_ROW
+    dex
     bne @line
     lda #$FF
     sta shown_next
