@@ -45,6 +45,10 @@ if [ -z "${JEWELBOT:-}" ]; then
 fi
 if cmp -s "$rom" "$root/cartridge/columns.nes"; then exceptions=cartridge; else exceptions=real-game; fi
 
+# FCEUX gets 15 minutes, and a long movie a second more for every 300 of its frames (FCEUX
+# replays at well over 300 frames a second).
+fceux_timeout=900
+
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -55,7 +59,7 @@ failures=0
 run_fceux() {
     local home
     home=$(mktemp -d "$work/home.XXXXXX")
-    HOME=$home timeout 900 xvfb-run -a "$fceux" --no-config 1 --sound 0 --newppu 1 "$@" \
+    HOME=$home timeout "$fceux_timeout" xvfb-run -a "$fceux" --no-config 1 --sound 0 --newppu 1 "$@" \
         >"$home/fceux.log" 2>&1 || true
 }
 
@@ -77,6 +81,7 @@ refute() {
 
 if [ -n "$movie" ]; then
     length=$(grep -c '^|' "$movie")
+    fceux_timeout=$(( 900 + length / 300 ))
     echo "ROM: $rom ($exceptions), the movie $movie ($length frames), RAM every $every frames"
     "$JEWELBOT" run --headless --rom "$rom" --ai off --movie "$movie" --frames "$length" \
         --ram-log "$work/movie.jewelbot" --ram-log-every "$every" >/dev/null
