@@ -7,7 +7,7 @@
 //! nothing.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Why a file could not be read or written.
@@ -30,11 +30,12 @@ pub enum FileError {
     },
     #[error("{} exists; pass --force to replace it", path.display())]
     Exists { path: PathBuf },
-    #[error("cannot {action} {}: {source}", path.display())]
+    #[error("cannot {action} {}: {error}", path.display())]
     Io {
         action: &'static str,
         path: PathBuf,
-        source: std::io::Error,
+        // Not a `source`: the message says it, and an error chain would say it twice.
+        error: std::io::Error,
     },
 }
 
@@ -78,7 +79,7 @@ pub fn check_regular(path: &Path, what: &'static str, max_len: u64) -> Result<u6
         _ => FileError::Io {
             action: "read",
             path: path.to_owned(),
-            source,
+            error: source,
         },
     })?;
     if !meta.is_file() {
@@ -102,10 +103,10 @@ pub fn check_regular(path: &Path, what: &'static str, max_len: u64) -> Result<u6
 /// Reads a whole regular file of at most `max_len` bytes. The file is only ever read.
 pub fn read_regular(path: &Path, what: &'static str, max_len: u64) -> Result<Vec<u8>, FileError> {
     check_regular(path, what, max_len)?;
-    let io = |source| FileError::Io {
+    let io = |error| FileError::Io {
         action: "read",
         path: path.to_owned(),
-        source,
+        error,
     };
     let file = File::open(path).map_err(io)?;
     // The name may have been swapped for something else since the check: ask the open file.
@@ -141,58 +142,121 @@ pub fn read_regular_text(
     String::from_utf8(bytes).map_err(|e| FileError::Io {
         action: "read",
         path: path.to_owned(),
-        source: std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error()),
+        error: std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error()),
     })
 }
 
-/// Writes `bytes` to `path`: never over an existing file unless `replace`, and when replacing,
-/// through a temporary file renamed over the old one so that a failed write keeps it whole.
+/// Writes `bytes` to `path` through a [`PendingFile`]: never over an existing file unless
+/// `replace`, and the old file (if any) replaced only by a whole new one.
 pub fn write_file(path: &Path, bytes: &[u8], replace: bool) -> Result<(), FileError> {
-    let io = |action, source| FileError::Io {
-        action,
+    let mut file = PendingFile::create(path, replace)?;
+    file.write_all(bytes).map_err(|error| FileError::Io {
+        action: "write",
         path: path.to_owned(),
-        source,
-    };
-    if !replace {
-        let mut file = OpenOptions::new()
+        error,
+    })?;
+    file.commit()
+}
+
+/// A file being written under a hidden name beside its path ([`partial_path`]), put in place
+/// only when whole ([`PendingFile::commit`]): a run that fails or is stopped midway leaves the
+/// old file as it was, and no half-written one. Dropped without a commit, it removes itself.
+pub struct PendingFile {
+    path: PathBuf,
+    partial: PathBuf,
+    out: Option<BufWriter<File>>,
+    replace: bool,
+}
+
+impl PendingFile {
+    /// Starts writing `path`: refused at once when it exists and may not be replaced, or is
+    /// not a regular file.
+    pub fn create(path: &Path, replace: bool) -> Result<Self, FileError> {
+        if let Ok(meta) = fs::symlink_metadata(path) {
+            if !replace {
+                return Err(FileError::Exists {
+                    path: path.to_owned(),
+                });
+            }
+            if !meta.is_file() && !meta.file_type().is_symlink() {
+                return Err(FileError::NotRegular {
+                    what: "output",
+                    path: path.to_owned(),
+                    kind: kind_of(&meta),
+                });
+            }
+        }
+        let partial = partial_path(path);
+        let file = OpenOptions::new()
             .write(true)
             .create_new(true)
-            .open(path)
-            .map_err(|source| match source.kind() {
-                std::io::ErrorKind::AlreadyExists => FileError::Exists {
-                    path: path.to_owned(),
-                },
-                _ => io("create", source),
-            })?;
-        return file
-            .write_all(bytes)
-            .and_then(|()| file.sync_all())
-            .map_err(|source| {
-                // Leave no half-written file under the user's name.
-                let _ = fs::remove_file(path);
-                io("write", source)
-            });
-    }
-    if let Ok(meta) = fs::metadata(path) {
-        if !meta.is_file() {
-            return Err(FileError::NotRegular {
-                what: "output",
+            .open(&partial)
+            .map_err(|error| FileError::Io {
+                action: "create",
                 path: path.to_owned(),
-                kind: kind_of(&meta),
-            });
+                error,
+            })?;
+        Ok(Self {
+            path: path.to_owned(),
+            partial,
+            out: Some(BufWriter::new(file)),
+            replace,
+        })
+    }
+
+    /// The path it will have.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Finishes the file and puts it in place: over the old one when replacing, else only if
+    /// no file has taken the name meanwhile.
+    pub fn commit(mut self) -> Result<(), FileError> {
+        let io = |action, error| FileError::Io {
+            action,
+            path: self.path.clone(),
+            error,
+        };
+        let out = self.out.take().expect("written until committed");
+        let file = out.into_inner().map_err(|e| io("write", e.into_error()))?;
+        file.sync_all().map_err(|e| io("write", e))?;
+        drop(file);
+        if self.replace {
+            return fs::rename(&self.partial, &self.path).map_err(|e| io("write", e));
+        }
+        // A hard link fails if the name is taken, where a rename would replace it.
+        match fs::hard_link(&self.partial, &self.path) {
+            Ok(()) => Ok(()),
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
+                Err(FileError::Exists {
+                    path: self.path.clone(),
+                })
+            }
+            // A file system without hard links: take the name only if it is still free.
+            Err(_) if fs::symlink_metadata(&self.path).is_err() => {
+                fs::rename(&self.partial, &self.path).map_err(|e| io("write", e))
+            }
+            Err(error) => Err(io("write", error)),
         }
     }
-    let partial = partial_path(path);
-    let written = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&partial)
-        .and_then(|mut file| file.write_all(bytes).and_then(|()| file.sync_all()))
-        .and_then(|()| fs::rename(&partial, path));
-    written.map_err(|source| {
-        let _ = fs::remove_file(&partial);
-        io("write", source)
-    })
+}
+
+impl Write for PendingFile {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.out.as_mut().map_or(Ok(0), |out| out.write(bytes))
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.as_mut().map_or(Ok(()), BufWriter::flush)
+    }
+}
+
+impl Drop for PendingFile {
+    fn drop(&mut self) {
+        // Committed or not, the hidden name goes (after a hard link, the file keeps its own).
+        self.out = None;
+        let _ = fs::remove_file(&self.partial);
+    }
 }
 
 /// A hidden name beside `path` for the file being written, unique to this process.

@@ -3,9 +3,8 @@
 //! frames a second in real time. A NES picture holds at most 25 colours, so each frame's own
 //! palette is exact.
 
+use crate::files::{FileError, PendingFile};
 use jewelbot_plugin::{SCREEN_HEIGHT, SCREEN_WIDTH};
-use std::fs::File;
-use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
 /// Frames of the emulator per picture kept, unless told otherwise: real time.
@@ -17,23 +16,20 @@ const DELAYS: [u16; 3] = [3, 3, 4];
 /// Why a GIF could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum GifError {
-    #[error("{0} exists; pass --force to replace it")]
-    Exists(PathBuf),
-    #[error("cannot write {path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("cannot encode {path}: {source}")]
+    #[error(transparent)]
+    File(#[from] FileError),
+    #[error("cannot write {}: {error}", path.display())]
     Encode {
         path: PathBuf,
-        source: gif::EncodingError,
+        error: gif::EncodingError,
     },
 }
 
-/// A GIF being written, a picture at a time.
+/// A GIF being written, a picture at a time, under a hidden name until [`GifCapture::finish`]
+/// closes it with its trailer and puts it in place: a run that fails or is dropped midway
+/// leaves the old file (if any) as it was.
 pub struct GifCapture {
-    encoder: gif::Encoder<BufWriter<File>>,
+    encoder: gif::Encoder<PendingFile>,
     path: PathBuf,
     /// Frames per picture kept.
     every: u64,
@@ -44,29 +40,17 @@ pub struct GifCapture {
 impl GifCapture {
     /// Starts a GIF at `path`, never over a file that exists unless `force`.
     pub fn create(path: &Path, force: bool) -> Result<Self, GifError> {
-        if path.exists() && !force {
-            return Err(GifError::Exists(path.to_owned()));
-        }
-        let io = |source| GifError::Io {
+        let file = PendingFile::create(path, force)?;
+        let mut encoder = gif::Encoder::new(file, SCREEN_WIDTH as u16, SCREEN_HEIGHT as u16, &[])
+            .map_err(|error| GifError::Encode {
             path: path.to_owned(),
-            source,
-        };
-        let file = File::create(path).map_err(io)?;
-        let mut encoder = gif::Encoder::new(
-            BufWriter::new(file),
-            SCREEN_WIDTH as u16,
-            SCREEN_HEIGHT as u16,
-            &[],
-        )
-        .map_err(|source| GifError::Encode {
-            path: path.to_owned(),
-            source,
+            error,
         })?;
         encoder
             .set_repeat(gif::Repeat::Infinite)
-            .map_err(|source| GifError::Encode {
+            .map_err(|error| GifError::Encode {
                 path: path.to_owned(),
-                source,
+                error,
             })?;
         Ok(Self {
             encoder,
@@ -104,9 +88,9 @@ impl GifCapture {
         self.pictures += 1;
         self.encoder
             .write_frame(&frame)
-            .map_err(|source| GifError::Encode {
+            .map_err(|error| GifError::Encode {
                 path: self.path.clone(),
-                source,
+                error,
             })
     }
 
@@ -124,21 +108,14 @@ impl GifCapture {
         &self.path
     }
 
-    /// Ends the GIF and writes it out, reporting what dropping it would lose: a failed write.
+    /// Ends the GIF with its trailer and puts it in place.
     pub fn finish(self) -> Result<(), GifError> {
-        let io = |source| GifError::Io {
-            path: self.path.clone(),
-            source,
-        };
-        let writer = self
+        let path = self.path;
+        let file = self
             .encoder
             .into_inner()
-            .map_err(|source| GifError::Encode {
-                path: self.path.clone(),
-                source,
-            })?;
-        let file = writer.into_inner().map_err(|e| io(e.into_error()))?;
-        file.sync_all().map_err(io)
+            .map_err(|error| GifError::Encode { path, error })?;
+        Ok(file.commit()?)
     }
 }
 
@@ -186,20 +163,26 @@ mod tests {
             gif.frame(&rgba).unwrap();
         }
         assert_eq!(gif.pictures(), 5);
-        drop(gif);
+        gif.finish().unwrap();
         let mut options = gif::DecodeOptions::new();
         options.set_color_output(gif::ColorOutput::RGBA);
-        let mut decoder = options.read_info(File::open(&path).unwrap()).unwrap();
+        let mut decoder = options
+            .read_info(std::fs::File::open(&path).unwrap())
+            .unwrap();
         let mut firsts = Vec::new();
         while let Some(frame) = decoder.read_next_frame().unwrap() {
             firsts.push((frame.buffer[0], frame.delay));
         }
         assert_eq!(firsts, vec![(0, 3), (40, 3), (80, 4), (120, 3), (160, 3)]);
-        // An existing file is kept unless forced.
+        // An existing file is kept unless forced, and kept whole until the new one is.
         assert!(matches!(
             GifCapture::create(&path, false),
-            Err(GifError::Exists(_))
+            Err(GifError::File(FileError::Exists { .. }))
         ));
-        assert!(GifCapture::create(&path, true).is_ok());
+        let before = std::fs::read(&path).unwrap();
+        let unfinished = GifCapture::create(&path, true).unwrap();
+        drop(unfinished);
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }

@@ -13,6 +13,8 @@
 //! - [`record`]: RAM traces of any ROM, driven by a script or the plug-ins.
 //! - [`ram_edit`]: RAM pokes and freezes from the command line.
 //! - [`inspector`]: text views of plug-in inspections.
+//! - [`interrupt`]: SIGINT and SIGTERM as a request to stop at a frame boundary.
+//! - [`outputs`]: where a command writes, checked before its first frame.
 //! - [`movie`]: input movies in FCEUX's `fm2` format, on disk, played and recorded.
 //! - [`frontend`]: the desktop window (picture, sound, controls, RAM inspector, overlay).
 
@@ -22,7 +24,9 @@ pub mod frontend;
 pub mod gif_capture;
 pub mod headless;
 pub mod inspector;
+pub mod interrupt;
 pub mod movie;
+pub mod outputs;
 pub mod plugin_host;
 pub mod progress;
 pub mod ram_edit;

@@ -2,6 +2,7 @@
 //! script or by the plug-ins, with the events the loaded plug-in names read from the CPU by
 //! execution breakpoints.
 
+use crate::interrupt::{Interrupt, Signal};
 use crate::movie::PowerOnRam;
 use crate::session::{Session, SessionError};
 use jewelbot_plugin::{Machine, Recording, Script, Trace, TraceHeader, TraceWriter, RAM_SIZE};
@@ -60,6 +61,17 @@ pub struct Recorded {
     pub frames: u64,
     /// Events of `until` commands that ran out of frames without happening.
     pub waited_out: Vec<String>,
+    /// The signal that stopped it early, if one did (the trace holds the frames before it).
+    pub interrupted: Option<Signal>,
+}
+
+/// The events the plug-ins name for `session`'s ROM, which a script's `until` may wait for.
+pub fn known_events(session: &Session) -> Vec<String> {
+    session
+        .plugins()
+        .recording()
+        .map(|r| r.routines.into_iter().map(|(name, _)| name).collect())
+        .unwrap_or_default()
 }
 
 /// Frames between calls of a recording's `progress`: a second of the game.
@@ -67,12 +79,14 @@ const PROGRESS_EVERY: u64 = 60;
 
 /// Records `session` from its current frame (power-on for a fresh session), calling
 /// `progress` with the frames done every `PROGRESS_EVERY` frames. `ranges` replaces the
-/// RAM the plug-in names.
+/// RAM the plug-in names. A signal (`interrupt`) stops it at a frame boundary, with the
+/// frames so far recorded.
 pub fn record(
     session: &mut Session,
     driver: &Driver<'_>,
     source: &str,
     ranges: Option<&Ranges>,
+    interrupt: &Interrupt,
     mut progress: impl FnMut(u64),
 ) -> Result<Recorded, SessionError> {
     let recording = session.plugins().recording().unwrap_or_default();
@@ -93,7 +107,7 @@ pub fn record(
         Driver::Script(script) => {
             let mut runner = script.runner();
             while let Some(input) = runner.next_frame() {
-                if writer.frames() >= MAX_FRAMES {
+                if writer.frames() >= MAX_FRAMES || interrupt.requested() {
                     break;
                 }
                 for note in &input.notes {
@@ -118,6 +132,9 @@ pub fn record(
         }
         Driver::Frames(frames) => {
             for _ in 0..(*frames).min(MAX_FRAMES) {
+                if interrupt.requested() {
+                    break;
+                }
                 session.run_frame()?;
                 let events = session.take_events();
                 let names: Vec<&str> = events.iter().map(String::as_str).collect();
@@ -133,6 +150,7 @@ pub fn record(
         text: writer.finish(),
         frames,
         waited_out,
+        interrupted: interrupt.signal(),
     })
 }
 
@@ -142,13 +160,13 @@ pub fn record_trace(
     driver: &Driver<'_>,
     source: &str,
 ) -> Result<Trace, SessionError> {
-    let recorded = record(session, driver, source, None, |_| {})?;
+    let recorded = record(session, driver, source, None, &Interrupt::default(), |_| {})?;
     Trace::parse(&recorded.text).map_err(|e| SessionError::Emulation(e.to_string()))
 }
 
 /// Writes a trace's text to `path`, gzip'd when its name ends in `.gz`, through a temporary file
-/// so a failure never leaves half a trace.
-pub fn write_trace(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+/// so a failure never leaves half a trace; over an existing file only when `replace`.
+pub fn write_trace(path: &std::path::Path, text: &str, replace: bool) -> std::io::Result<()> {
     use std::io::Write;
     let bytes = if path.extension().is_some_and(|e| e == "gz") {
         let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
@@ -158,5 +176,5 @@ pub fn write_trace(path: &std::path::Path, text: &str) -> std::io::Result<()> {
         text.as_bytes().to_vec()
     };
     // A hidden temporary name of this process's own: never a file of the user's.
-    crate::files::write_file(path, &bytes, true).map_err(std::io::Error::other)
+    crate::files::write_file(path, &bytes, replace).map_err(std::io::Error::other)
 }

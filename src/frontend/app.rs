@@ -707,6 +707,10 @@ impl ApplicationHandler for App {
     }
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        if self.options.interrupt.requested() {
+            event_loop.exit();
+            return;
+        }
         if self.window.is_none() {
             return;
         }

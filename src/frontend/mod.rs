@@ -65,6 +65,8 @@ pub struct Options {
     pub gif: Option<PathBuf>,
     /// Replace the movie and GIF files if they exist.
     pub force: bool,
+    /// A signal closes the window as its close button does (the movie and GIF are written).
+    pub interrupt: crate::interrupt::Interrupt,
 }
 
 impl Default for Options {
@@ -82,6 +84,7 @@ impl Default for Options {
             record_movie: None,
             gif: None,
             force: false,
+            interrupt: crate::interrupt::Interrupt::default(),
         }
     }
 }

@@ -2,18 +2,17 @@
 
 use anyhow::Context;
 use std::fs::File;
-use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
-/// Writes RGBA pixels as an 8-bit RGBA PNG.
+/// Writes RGBA pixels as an 8-bit RGBA PNG, replacing a file at `path` only once it is whole.
 pub fn write_png(path: &Path, width: usize, height: usize, rgba: &[u8]) -> anyhow::Result<()> {
     anyhow::ensure!(
         rgba.len() == width * height * 4,
         "picture of {} bytes is not {width}x{height} RGBA",
         rgba.len()
     );
-    let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    let mut encoder = png::Encoder::new(BufWriter::new(file), width as u32, height as u32);
+    let mut file = crate::files::PendingFile::create(path, true)?;
+    let mut encoder = png::Encoder::new(&mut file, width as u32, height as u32);
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
     let mut writer = encoder
@@ -24,7 +23,8 @@ pub fn write_png(path: &Path, width: usize, height: usize, rgba: &[u8]) -> anyho
         .with_context(|| format!("cannot write {}", path.display()))?;
     writer
         .finish()
-        .with_context(|| format!("cannot write {}", path.display()))
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(file.commit()?)
 }
 
 /// Reads an 8-bit RGBA PNG: (width, height, pixels).

@@ -7,6 +7,7 @@ pub mod report;
 pub mod until;
 
 use crate::files;
+use crate::interrupt::Interrupt;
 use crate::plugin_host::Note;
 use crate::session::Session;
 use jewelbot_plugin::{Stat, StatValue};
@@ -27,6 +28,8 @@ pub struct RunPlan {
     pub until: Vec<Until>,
     /// Write a checkpoint every so many frames.
     pub checkpoints: Option<Checkpoints>,
+    /// Stop at the next frame boundary once a signal asks.
+    pub interrupt: Interrupt,
 }
 
 /// Checkpoints to `path`, one every `every` frames (on the first frame from then on where the
@@ -77,6 +80,8 @@ pub enum Ended {
     Frames,
     /// A condition held (as the user wrote it).
     Until(String),
+    /// A signal asked it to stop (its name).
+    Interrupted(&'static str),
 }
 
 impl std::fmt::Display for Ended {
@@ -84,6 +89,7 @@ impl std::fmt::Display for Ended {
         match self {
             Self::Frames => f.write_str("its frames ran out"),
             Self::Until(condition) => write!(f, "--until {condition} held"),
+            Self::Interrupted(signal) => write!(f, "{signal} stopped it"),
         }
     }
 }
@@ -163,6 +169,9 @@ pub fn run(
         .as_ref()
         .map(|c| next_multiple(session.frame_number(), c.every));
     let ended = loop {
+        if let Some(signal) = plan.interrupt.signal() {
+            break Ended::Interrupted(signal.name());
+        }
         if let Some(until) = plan.until.iter().find(|u| u.holds(session.plugins())) {
             break Ended::Until(until.text.clone());
         }

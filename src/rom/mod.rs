@@ -24,10 +24,10 @@ pub enum RomError {
     IsDirectory(PathBuf),
     #[error("{} is {kind}, not a ROM file", path.display())]
     NotRegular { path: PathBuf, kind: &'static str },
-    #[error("could not read {path}: {source}")]
+    #[error("could not read {path}: {error}")]
     Io {
         path: PathBuf,
-        source: std::io::Error,
+        error: std::io::Error,
     },
     #[error("the file is empty")]
     Empty,
@@ -112,10 +112,10 @@ impl RomImage {
             } => RomError::IsDirectory(path),
             FileError::NotRegular { path, kind, .. } => RomError::NotRegular { path, kind },
             FileError::TooLarge { len, .. } => RomError::TooLarge { len },
-            FileError::Io { path, source, .. } => RomError::Io { path, source },
+            FileError::Io { path, error, .. } => RomError::Io { path, error },
             FileError::Exists { path } => RomError::Io {
                 path,
-                source: std::io::ErrorKind::AlreadyExists.into(),
+                error: std::io::ErrorKind::AlreadyExists.into(),
             },
         })?;
         let name = path.file_name().map_or_else(

@@ -270,6 +270,11 @@ impl Session {
             .sort_by_key(|&(frame, _, _)| std::cmp::Reverse(frame));
     }
 
+    /// Scheduled pokes whose frame has not come: (frame, address, value), soonest first.
+    pub fn pending_pokes(&self) -> impl Iterator<Item = (u64, u16, u8)> + '_ {
+        self.scheduled.iter().rev().copied()
+    }
+
     /// Pokes due before frame `frame` (0: none), then the frozen bytes.
     fn apply_ram_edits(&mut self, frame: u64) {
         while self.scheduled.last().is_some_and(|&(f, _, _)| f <= frame) {

@@ -66,7 +66,10 @@ impl Snapshot {
     }
 
     fn position(&self) -> (usize, i8) {
-        (usize::from(self.byte(map::COLUMN_X)), self.byte(map::COLUMN_Y) as i8)
+        (
+            usize::from(self.byte(map::COLUMN_X)),
+            self.byte(map::COLUMN_Y) as i8,
+        )
     }
 
     /// Grid rows of the falling column's cells.
@@ -186,9 +189,8 @@ fn replay(name: &str) -> Replayed {
         if shown.settled() != board {
             wrong.push(format!("board {board:?} shown {:?}", shown.settled()));
         }
-        let gained = |at: u16| {
-            (shown.counter(at) + COUNTER_MODULUS - before.counter(at)) % COUNTER_MODULUS
-        };
+        let gained =
+            |at: u16| (shown.counter(at) + COUNTER_MODULUS - before.counter(at)) % COUNTER_MODULUS;
         let counted = [
             ("points", gained(map::SCORE), resolution.points),
             (
@@ -224,7 +226,10 @@ fn replay(name: &str) -> Replayed {
         }
         // The columns: the wild column takes the turn and the next shown stays, or the next
         // becomes the current one and the generator makes a new next.
-        let (current, next) = (shown.bytes::<3>(map::CURRENT_COLUMN), shown.bytes::<3>(map::NEXT_COLUMN));
+        let (current, next) = (
+            shown.bytes::<3>(map::CURRENT_COLUMN),
+            shown.bytes::<3>(map::NEXT_COLUMN),
+        );
         let previous_next = before.bytes::<3>(map::NEXT_COLUMN);
         let mut generator = GameGenerator::new(before.generator());
         let expected = if resolution.wild_due {
@@ -318,8 +323,16 @@ fn the_first_columns_after_power_on() {
             .expect("a spawn");
         let mut generator = GameGenerator::new(GameGenerator::POWER_ON_STATE);
         let (current, next) = (generator.next_column(), generator.next_column());
-        assert_eq!(Column(ram[first].bytes::<3>(map::CURRENT_COLUMN)), current, "{name}");
-        assert_eq!(Column(ram[first].bytes::<3>(map::NEXT_COLUMN)), next, "{name}");
+        assert_eq!(
+            Column(ram[first].bytes::<3>(map::CURRENT_COLUMN)),
+            current,
+            "{name}"
+        );
+        assert_eq!(
+            Column(ram[first].bytes::<3>(map::NEXT_COLUMN)),
+            next,
+            "{name}"
+        );
         assert_eq!(ram[first].generator(), generator.state(), "{name}");
         assert_eq!(
             (current, next),
@@ -368,7 +381,8 @@ fn the_generator_in_ram_predicts_the_columns_to_come() {
         for (j, &(from, _)) in turns.iter().enumerate() {
             let at = &ram[from];
             let mut generator = GameGenerator::new(at.generator());
-            let mut queue = std::collections::VecDeque::from([Column(at.bytes::<3>(map::NEXT_COLUMN))]);
+            let mut queue =
+                std::collections::VecDeque::from([Column(at.bytes::<3>(map::NEXT_COLUMN))]);
             let mut counters = Counters {
                 since_wild: u32::from(at.byte(map::REMOVED)),
                 combo: at.byte(map::COMBO),
@@ -406,7 +420,11 @@ fn the_generator_in_ram_predicts_the_columns_to_come() {
                     "{context}: current {:?}, predicted {predicted}",
                     game.bytes::<3>(map::CURRENT_COLUMN)
                 );
-                assert_eq!(Column(game.bytes::<3>(map::NEXT_COLUMN)), queue[0], "{context}: next");
+                assert_eq!(
+                    Column(game.bytes::<3>(map::NEXT_COLUMN)),
+                    queue[0],
+                    "{context}: next"
+                );
                 checked[usize::from(predicted.is_wild())] += 1;
             }
         }

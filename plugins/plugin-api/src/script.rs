@@ -65,6 +65,8 @@ impl std::error::Error for ScriptError {}
 pub struct Script {
     /// The commands in order.
     pub commands: Vec<Command>,
+    /// The line of each command, for messages.
+    lines: Vec<usize>,
 }
 
 /// Parses the script's button letters.
@@ -93,6 +95,7 @@ impl Script {
     /// Reads a script's text.
     pub fn parse(text: &str) -> Result<Self, ScriptError> {
         let mut commands = Vec::new();
+        let mut lines = Vec::new();
         for (index, line) in text.lines().enumerate() {
             let fail = |message: String| ScriptError {
                 line: index + 1,
@@ -134,8 +137,30 @@ impl Script {
                 _ => return Err(fail(format!("`{line}` is not hold, until, poke or note"))),
             };
             commands.push(command);
+            lines.push(index + 1);
         }
-        Ok(Self { commands })
+        Ok(Self { commands, lines })
+    }
+
+    /// Refuses an `until` whose event is not among `known` (the events the host can see for
+    /// this ROM), before anything runs: a misspelt event would otherwise wait out its frames.
+    pub fn check_events(&self, known: &[&str]) -> Result<(), ScriptError> {
+        for (command, &line) in self.commands.iter().zip(&self.lines) {
+            if let Command::Until { event, .. } = command {
+                if !known.contains(&event.as_str()) {
+                    let message = if known.is_empty() {
+                        format!("`until {event}`: no events can be seen for this ROM")
+                    } else {
+                        format!(
+                            "`until {event}`: no such event (the events are {})",
+                            known.join(", ")
+                        )
+                    };
+                    return Err(ScriptError { line, message });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A runner that steps through the script frame by frame.
@@ -306,5 +331,22 @@ mod tests {
         ] {
             assert_eq!(Script::parse(text).unwrap_err().line, line, "{text}");
         }
+    }
+
+    #[test]
+    fn an_unknown_event_is_refused_with_its_line() {
+        let script = Script::parse("hold 2 -\n# wait\nuntil spwan 10 -\n").unwrap();
+        assert_eq!(
+            script.check_events(&["spawn", "lock"]).map_err(|e| e.line),
+            Err(3)
+        );
+        let error = script.check_events(&["spawn", "lock"]).unwrap_err();
+        assert!(error
+            .to_string()
+            .contains("no such event (the events are spawn, lock)"));
+        assert!(Script::parse("until spawn 10 -")
+            .unwrap()
+            .check_events(&["spawn"])
+            .is_ok());
     }
 }

@@ -2,9 +2,12 @@
 //! and the lab's tools, each command in its own module.
 
 use clap::FromArgMatches;
+use jewelbot::outputs::Input;
 use jewelbot::rom::RomError;
 use jewelbot::session::{SessionConfig, SessionError};
 use jewelbot_plugin::PluginOption;
+use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 
 mod cli;
@@ -15,9 +18,10 @@ mod record;
 mod rom_info;
 mod run;
 mod setup;
+mod stdout;
 
 use cli::{Cli, Command};
-use setup::{open_session_with, plugins, report_messages, Plugins};
+use setup::{game_inputs, open_session_with, plugins, report_messages, Plugins};
 
 /// Exit code for a ROM that cannot be used.
 const EXIT_BAD_ROM: u8 = 3;
@@ -38,11 +42,25 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => return command_line_error(&error),
     };
-    let plugins = Plugins {
-        settings: cli::plugin_settings(&matches, &options),
-    };
-    match run(cli, &plugins) {
+    let settings = cli::plugin_settings(&matches, &options);
+    let files = settings
+        .iter()
+        .filter(|(name, _)| {
+            options
+                .iter()
+                .any(|o| &o.name == name && o.value_name == "FILE")
+        })
+        .map(|(name, value)| Input::new(&format!("--{name}"), Path::new(value)))
+        .collect();
+    let plugins = Plugins { settings, files };
+    let mut out = stdout::StandardOutput(std::io::stdout().lock());
+    let result = run(cli, &plugins, &mut out).and_then(|code| {
+        out.flush()?;
+        Ok(code)
+    });
+    match result {
         Ok(code) => code,
+        Err(error) if stdout::reader_gone(&error) => ExitCode::from(stdout::EXIT_READER_GONE),
         Err(error) => {
             eprintln!("error: {error:#}");
             let bad_rom = error.chain().any(|e| {
@@ -75,7 +93,7 @@ fn command_line_error(error: &clap::Error) -> ExitCode {
     }
 }
 
-fn run(cli: Cli, plugins: &Plugins) -> anyhow::Result<ExitCode> {
+fn run(cli: Cli, plugins: &Plugins, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     // Refuse bad plug-in settings before any ROM is opened.
     plugins.build()?;
     match cli.command {
@@ -88,25 +106,21 @@ fn run(cli: Cli, plugins: &Plugins) -> anyhow::Result<ExitCode> {
             };
             let mut session = open_session_with(&args.game, plugins, config)?;
             report_messages(&mut session);
-            run::run(&args, &mut session)?;
-            Ok(ExitCode::SUCCESS)
+            run::run(&args, &mut session, &game_inputs(&args.game, plugins), out)
         }
-        Some(Command::Ram(args)) => ram::ram(&args, plugins),
-        Some(Command::Record(args)) => record::record(&args, plugins),
-        Some(Command::RomInfo(args)) => rom_info::rom_info(&args.path),
-        Some(Command::Sim(args)) => magic_jewelry_lab::sim::run(&args).map(|()| ExitCode::SUCCESS),
-        Some(Command::Compare(args)) => {
-            magic_jewelry_lab::compare::run(&args).map(|()| ExitCode::SUCCESS)
-        }
-        Some(Command::Train(args)) => {
-            magic_jewelry_lab::train::run(&args).map(|()| ExitCode::SUCCESS)
-        }
-        Some(Command::Learn(args)) => {
-            magic_jewelry_lab::learn::run(&args).map(|()| ExitCode::SUCCESS)
-        }
-        Some(Command::Bench(args)) => {
-            magic_jewelry_lab::bench::run_bench(&args).map(|()| ExitCode::SUCCESS)
-        }
-        Some(Command::Conform(args)) => conform::conform(args.rom.as_deref()),
+        Some(Command::Ram(args)) => ram::ram(&args, plugins, out),
+        Some(Command::Record(args)) => record::record(&args, plugins, out),
+        Some(Command::RomInfo(args)) => rom_info::rom_info(&args.path, out),
+        Some(Command::Sim(args)) => lab_done(magic_jewelry_lab::sim::run(&args, out)),
+        Some(Command::Compare(args)) => lab_done(magic_jewelry_lab::compare::run(&args, out)),
+        Some(Command::Train(args)) => lab_done(magic_jewelry_lab::train::run(&args, out)),
+        Some(Command::Learn(args)) => lab_done(magic_jewelry_lab::learn::run(&args, out)),
+        Some(Command::Bench(args)) => lab_done(magic_jewelry_lab::bench::run_bench(&args, out)),
+        Some(Command::Conform(args)) => conform::conform(args.rom.as_deref(), out),
     }
+}
+
+/// A lab command that finished.
+fn lab_done(result: anyhow::Result<()>) -> anyhow::Result<ExitCode> {
+    result.map(|()| ExitCode::SUCCESS)
 }

@@ -2,6 +2,12 @@
 
 use crate::cli::PlayArgs;
 use crate::setup::Plugins;
+#[cfg(feature = "window")]
+use anyhow::Context;
+#[cfg(feature = "window")]
+use jewelbot::interrupt::Interrupt;
+#[cfg(feature = "window")]
+use jewelbot::outputs::{self, Output};
 use std::process::ExitCode;
 
 /// Opens the window and plays until it is closed.
@@ -21,11 +27,22 @@ pub fn play(args: &PlayArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
         record_movie: window.record_movie.clone(),
         gif: window.gif.clone(),
         force: window.force,
+        interrupt: Interrupt::listen().context("cannot listen for signals")?,
     };
+    let interrupt = options.interrupt.clone();
     // Files are refused before the window opens.
-    for path in [&window.record_movie, &window.gif].into_iter().flatten() {
-        crate::setup::refuse_existing(path, window.force)?;
-    }
+    let outputs: Vec<Output> = [
+        ("--record-movie", &window.record_movie),
+        ("--gif", &window.gif),
+    ]
+    .into_iter()
+    .filter_map(|(flag, path)| path.as_deref().map(|p| Output::file(flag, p)))
+    .collect();
+    outputs::check(
+        &outputs,
+        &crate::setup::game_inputs(&args.game, plugins),
+        window.force,
+    )?;
     if let Some(path) = &args.game.movie {
         jewelbot::movie::file::read(path)?;
     }
@@ -34,7 +51,9 @@ pub fn play(args: &PlayArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
         crate::setup::report_messages(&mut session);
         Ok(session)
     })?;
-    Ok(ExitCode::SUCCESS)
+    Ok(interrupt.signal().map_or(ExitCode::SUCCESS, |signal| {
+        ExitCode::from(signal.exit_status())
+    }))
 }
 
 /// This build has no window.

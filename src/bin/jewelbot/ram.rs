@@ -5,9 +5,10 @@ use crate::setup::{open_session, report_messages, Plugins};
 use anyhow::Context;
 use jewelbot::inspector;
 use jewelbot::session::Session;
+use std::io::Write;
 use std::process::ExitCode;
 
-pub fn ram(args: &RamArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
+pub fn ram(args: &RamArgs, plugins: &Plugins, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let mut session = open_session(&args.game, plugins)?;
     report_messages(&mut session);
     if let Some(path) = &args.state {
@@ -30,21 +31,26 @@ pub fn ram(args: &RamArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
             let now = inspect(&session);
             let changes = inspector::changes(&before, &now);
             if !changes.is_empty() {
-                println!("frame {}: {}", session.frame_number(), changes.join(", "));
+                writeln!(
+                    out,
+                    "frame {}: {}",
+                    session.frame_number(),
+                    changes.join(", ")
+                )?;
             }
             before = now;
         }
     }
-    println!("frame {}", session.frame_number());
+    writeln!(out, "frame {}", session.frame_number())?;
     let inspections = session.plugins().inspect(session.ram());
     if inspections.is_empty() {
-        println!("(no plug-in describes this ROM's RAM)");
+        writeln!(out, "(no plug-in describes this ROM's RAM)")?;
     }
     for (_, inspection) in &inspections {
-        print!("{}", inspector::render(inspection));
+        write!(out, "{}", inspector::render(inspection))?;
     }
     if args.hex || inspections.is_empty() {
-        print!("\n{}", inspector::hex_dump(session.ram()));
+        write!(out, "\n{}", inspector::hex_dump(session.ram()))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,8 +1,11 @@
 //! `jewelbot record`: a RAM trace of any ROM, driven by a script, a movie or the plug-ins.
 
 use crate::cli::RecordArgs;
-use crate::setup::{open_session, refuse_existing, report_messages, Plugins};
+use crate::setup::{game_inputs, open_session, report_messages, Plugins};
 use anyhow::Context;
+use jewelbot::interrupt::Interrupt;
+use jewelbot::outputs::{self, Input, Output};
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -10,10 +13,20 @@ use std::process::ExitCode;
 const MAX_SCRIPT_LEN: u64 = 16 * 1024 * 1024;
 
 /// Records a trace and writes it where `--out` says, never over a file without `--force`.
-pub fn record(args: &RecordArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
-    for path in std::iter::once(&args.out).chain(&args.record_movie) {
-        refuse_existing(path, args.force)?;
-    }
+pub fn record(
+    args: &RecordArgs,
+    plugins: &Plugins,
+    out: &mut dyn Write,
+) -> anyhow::Result<ExitCode> {
+    let mut inputs = game_inputs(&args.game, plugins);
+    inputs.extend(args.script.as_deref().map(|p| Input::new("--script", p)));
+    let mut outputs = vec![Output::file("--out", &args.out)];
+    outputs.extend(
+        args.record_movie
+            .as_deref()
+            .map(|p| Output::file("--record-movie", p)),
+    );
+    outputs::check(&outputs, &inputs, args.force)?;
     let script = match &args.script {
         Some(path) => {
             let text = jewelbot::files::read_regular_text(path, "script", MAX_SCRIPT_LEN)?;
@@ -26,6 +39,13 @@ pub fn record(args: &RecordArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> 
     };
     let mut session = open_session(&args.game, plugins)?;
     report_messages(&mut session);
+    if let (Some(script), Some(path)) = (&script, &args.script) {
+        let known = jewelbot::record::known_events(&session);
+        let known: Vec<&str> = known.iter().map(String::as_str).collect();
+        script
+            .check_events(&known)
+            .with_context(|| format!("script {}", path.display()))?;
+    }
     if args.record_movie.is_some() {
         session.record_movie()?;
     }
@@ -67,17 +87,19 @@ pub fn record(args: &RecordArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> 
         &driver,
         &source,
         args.ranges.as_ref(),
+        &Interrupt::listen().context("cannot listen for signals")?,
         |frames| bar.set_position(frames),
     );
     bar.finish_and_clear();
     let recorded = recorded?;
-    jewelbot::record::write_trace(&args.out, &recorded.text)
+    jewelbot::record::write_trace(&args.out, &recorded.text, args.force)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
-    println!(
+    writeln!(
+        out,
         "{} frames recorded to {}",
         recorded.frames,
         args.out.display()
-    );
+    )?;
     for event in &recorded.waited_out {
         eprintln!("note: the script waited for {event} and it did not come");
     }
@@ -91,5 +113,12 @@ pub fn record(args: &RecordArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> 
             );
         }
     }
-    Ok(ExitCode::SUCCESS)
+    crate::run::warn_unapplied_pokes(&session);
+    Ok(match recorded.interrupted {
+        Some(signal) => {
+            eprintln!("note: {} stopped the recording", signal.name());
+            ExitCode::from(signal.exit_status())
+        }
+        None => ExitCode::SUCCESS,
+    })
 }

@@ -2,22 +2,25 @@
 
 use jewelbot::rom::RomImage;
 use magic_jewelry::dumps;
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-pub fn rom_info(path: &Path) -> anyhow::Result<ExitCode> {
+pub fn rom_info(path: &Path, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let rom = RomImage::from_path(path)?;
     let h = &rom.header;
-    println!("file: {} ({} bytes)", path.display(), rom.file_len);
-    println!("format: {}", h.format);
-    println!("mapper: {}", h.mapper);
-    println!(
+    writeln!(out, "file: {} ({} bytes)", path.display(), rom.file_len)?;
+    writeln!(out, "format: {}", h.format)?;
+    writeln!(out, "mapper: {}", h.mapper)?;
+    writeln!(
+        out,
         "PRG: {} bytes, CHR: {} bytes{}",
         rom.prg.len(),
         rom.chr.len(),
         if h.has_trainer { ", trainer" } else { "" }
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "mirroring: {}{}",
         if h.four_screen {
             "four-screen"
@@ -27,14 +30,17 @@ pub fn rom_info(path: &Path) -> anyhow::Result<ExitCode> {
             "horizontal"
         },
         if h.battery { ", battery" } else { "" }
-    );
-    println!("SHA-1 (file): {}", rom.file_sha1);
-    println!("SHA-1 (PRG+CHR): {}", rom.prg_chr_sha1);
-    println!("CRC32 (PRG+CHR): {:08X}", rom.prg_chr_crc32);
+    )?;
+    writeln!(out, "SHA-1 (file): {}", rom.file_sha1)?;
+    writeln!(out, "SHA-1 (PRG+CHR): {}", rom.prg_chr_sha1)?;
+    writeln!(out, "CRC32 (PRG+CHR): {:08X}", rom.prg_chr_crc32)?;
     if let Some(change) = &rom.normalisation {
-        println!("loaded as: {change} (in memory; the file is untouched)");
+        writeln!(
+            out,
+            "loaded as: {change} (in memory; the file is untouched)"
+        )?;
     }
     let id = dumps::identify(rom.prg_chr_crc32, &rom.file_sha1, &rom.prg);
-    println!("identified as: {}", id.describe());
+    writeln!(out, "identified as: {}", id.describe())?;
     Ok(ExitCode::SUCCESS)
 }

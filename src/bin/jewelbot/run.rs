@@ -4,20 +4,32 @@
 
 use crate::cli::RunArgs;
 use anyhow::{bail, Context};
+use jewelbot::files::PendingFile;
 use jewelbot::gif_capture::GifCapture;
 use jewelbot::headless::until::Until;
-use jewelbot::headless::{self, report, Checkpoints, RunPlan, RunRecord, Summary};
+use jewelbot::headless::{self, report, Checkpoints, Ended, RunPlan, RunRecord, Summary};
+use jewelbot::interrupt::Interrupt;
 use jewelbot::movie::file as movie_file;
+use jewelbot::outputs::{self, Input, Output};
 use jewelbot::session::Session;
+use std::io::Write;
 use std::path::Path;
+use std::process::ExitCode;
 
 /// Frames between two updates of the progress bar.
 const PROGRESS_EVERY: u64 = 64;
 
-/// Runs `session` (fresh from power-on) as `args` say and prints the summary.
-pub fn run(args: &RunArgs, session: &mut Session) -> anyhow::Result<()> {
+/// Runs `session` (fresh from power-on) as `args` say and prints the summary. A signal stops
+/// it at a frame boundary; what it has is written all the same, and the exit status is the
+/// signal's.
+pub fn run(
+    args: &RunArgs,
+    session: &mut Session,
+    inputs: &[Input],
+    out: &mut dyn Write,
+) -> anyhow::Result<ExitCode> {
     // Everything that can be refused is refused before the first frame runs.
-    check_outputs(args)?;
+    check_outputs(args, inputs)?;
     let until = args
         .until
         .iter()
@@ -52,7 +64,7 @@ pub fn run(args: &RunArgs, session: &mut Session) -> anyhow::Result<()> {
     let mut ram_log = args
         .ram_log
         .as_deref()
-        .map(|path| RamLog::create(path, args.ram_log_every))
+        .map(|path| RamLog::create(path, args.ram_log_every, args.force))
         .transpose()?;
     let plan = RunPlan {
         frames: args.frames,
@@ -61,6 +73,7 @@ pub fn run(args: &RunArgs, session: &mut Session) -> anyhow::Result<()> {
             path: path.clone(),
             every: args.checkpoint_every,
         }),
+        interrupt: Interrupt::listen().context("cannot listen for signals")?,
     };
 
     let mut progress = Progress::new(&plan, session);
@@ -94,7 +107,7 @@ pub fn run(args: &RunArgs, session: &mut Session) -> anyhow::Result<()> {
     }
     if let Some(path) = &args.record_movie {
         if let Some(movie) = session.take_recorded_movie() {
-            movie_file::write(path, &movie, true)?;
+            movie_file::write(path, &movie, args.force)?;
             eprintln!(
                 "movie of {} frames recorded to {}",
                 movie.frames.len(),
@@ -104,7 +117,7 @@ pub fn run(args: &RunArgs, session: &mut Session) -> anyhow::Result<()> {
     }
     if let Some(path) = &args.save_state {
         let state = session.save_state()?;
-        jewelbot::files::write_file(path, &state, true)?;
+        jewelbot::files::write_file(path, &state, args.force)?;
         eprintln!(
             "state of frame {} saved to {}",
             session.frame_number(),
@@ -124,73 +137,61 @@ pub fn run(args: &RunArgs, session: &mut Session) -> anyhow::Result<()> {
             dir.display()
         );
     }
-    print_summary(args, &summary)
+    warn_unapplied_pokes(session);
+    print_summary(args, &summary, out)?;
+    Ok(match &summary.ended {
+        Ended::Interrupted(_) => plan.interrupt.signal().map_or(ExitCode::FAILURE, |signal| {
+            ExitCode::from(signal.exit_status())
+        }),
+        _ => ExitCode::SUCCESS,
+    })
 }
 
-/// The run's output files: never over a file without `--force`, each in a folder that exists,
-/// no two on one path. A checkpoint may replace the state the run resumes from.
-fn check_outputs(args: &RunArgs) -> anyhow::Result<()> {
-    let outputs: Vec<(&str, &Path)> = [
+/// `--poke`s whose frame the run did not reach are said, not dropped in silence.
+pub fn warn_unapplied_pokes(session: &Session) {
+    for (frame, address, value) in session.pending_pokes() {
+        eprintln!(
+            "note: --poke {frame}:${address:04X}={value:02X} was not applied: the run ended at \
+             frame {}",
+            session.frame_number()
+        );
+    }
+}
+
+/// The run's outputs, checked against the disk, each other and the files the run reads. A
+/// checkpoint may replace the state the run resumes from.
+fn check_outputs(args: &RunArgs, inputs: &[Input]) -> anyhow::Result<()> {
+    let files = [
         ("--save-state", &args.save_state),
         ("--record-movie", &args.record_movie),
         ("--gif", &args.gif),
-        ("--checkpoint", &args.checkpoint),
         ("--ram-log", &args.ram_log),
-        ("--report", &args.report),
-    ]
-    .into_iter()
-    .filter_map(|(flag, path)| path.as_deref().map(|p| (flag, p)))
-    .collect();
-    for (i, (flag, path)) in outputs.iter().enumerate() {
-        let folder = match path.parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => parent,
-            _ => Path::new("."),
-        };
-        if !folder.is_dir() {
-            bail!(
-                "{flag} {}: the folder {} does not exist",
-                path.display(),
-                folder.display()
-            );
-        }
-        if let Some((other, _)) = outputs[..i].iter().find(|(_, p)| same_path(p, path)) {
-            bail!(
-                "{flag} {} is also the path of {other}: give each output a path of its own",
-                path.display()
-            );
-        }
-        let own_state = *flag == "--checkpoint"
-            && args
-                .state
-                .as_deref()
-                .is_some_and(|state| same_path(state, path));
-        let is_dir_output = *flag == "--report";
-        if !own_state && !is_dir_output {
-            crate::setup::refuse_existing(path, args.force)?;
-        }
-        if is_dir_output && path.is_file() {
-            bail!("--report {} is a file, not a folder", path.display());
-        }
+    ];
+    let mut outputs: Vec<Output> = files
+        .into_iter()
+        .filter_map(|(flag, path)| path.as_deref().map(|p| Output::file(flag, p)))
+        .collect();
+    if let Some(path) = &args.checkpoint {
+        outputs.push(Output::file("--checkpoint", path).replacing(args.state.as_deref()));
     }
-    Ok(())
+    if let Some(path) = &args.report {
+        outputs.push(Output::folder("--report", path));
+    }
+    let mut inputs = inputs.to_vec();
+    if let Some(state) = &args.state {
+        inputs.push(Input::new("--state", state));
+    }
+    Ok(outputs::check(&outputs, &inputs, args.force)?)
 }
 
-/// Two paths name one file (the same file when both exist, else the same words).
-fn same_path(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => a == b,
-    }
-}
-
-fn print_summary(args: &RunArgs, summary: &Summary) -> anyhow::Result<()> {
+fn print_summary(args: &RunArgs, summary: &Summary, out: &mut dyn Write) -> anyhow::Result<()> {
     if args.json {
-        println!("{}", serde_json::to_string_pretty(summary)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(summary)?)?;
     } else {
         for note in &summary.notes {
-            println!("frame {}: {}: {}", note.frame, note.plugin, note.text);
+            writeln!(out, "frame {}: {}: {}", note.frame, note.plugin, note.text)?;
         }
-        println!("{}", summary.to_text());
+        writeln!(out, "{}", summary.to_text())?;
     }
     Ok(())
 }
@@ -198,21 +199,14 @@ fn print_summary(args: &RunArgs, summary: &Summary) -> anyhow::Result<()> {
 /// `--ram-log`: RAM every so many frames, as `FRAME ` + 2,048 bytes + a newline, written to a
 /// hidden file beside the log and put in its place when the run ends.
 struct RamLog {
-    path: std::path::PathBuf,
-    partial: std::path::PathBuf,
-    out: std::io::BufWriter<std::fs::File>,
+    out: PendingFile,
     every: u64,
 }
 
 impl RamLog {
-    fn create(path: &Path, every: u64) -> anyhow::Result<Self> {
-        let partial = jewelbot::files::partial_path(path);
-        let file = std::fs::File::create(&partial)
-            .with_context(|| format!("cannot write {}", path.display()))?;
+    fn create(path: &Path, every: u64, force: bool) -> anyhow::Result<Self> {
         Ok(Self {
-            path: path.to_owned(),
-            partial,
-            out: std::io::BufWriter::new(file),
+            out: PendingFile::create(path, force)?,
             every,
         })
     }
@@ -225,7 +219,6 @@ impl RamLog {
     }
 
     fn write(&mut self, session: &Session) -> anyhow::Result<()> {
-        use std::io::Write;
         write!(self.out, "{} ", session.frame_number())?;
         self.out.write_all(session.ram())?;
         self.out.write_all(b"\n")?;
@@ -237,14 +230,7 @@ impl RamLog {
         if !session.frame_number().is_multiple_of(self.every) {
             self.write(session)?;
         }
-        let file = self
-            .out
-            .into_inner()
-            .map_err(std::io::IntoInnerError::into_error)?;
-        file.sync_all()?;
-        std::fs::rename(&self.partial, &self.path)
-            .with_context(|| format!("cannot write {}", self.path.display()))?;
-        Ok(())
+        Ok(self.out.commit()?)
     }
 }
 

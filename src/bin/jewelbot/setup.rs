@@ -3,6 +3,7 @@
 
 use crate::cli::{GameArgs, Switch};
 use anyhow::{anyhow, Context};
+use jewelbot::outputs::Input;
 use jewelbot::rom::RomImage;
 use jewelbot::session::{Control, Session, SessionConfig};
 use jewelbot_plugin::Plugin;
@@ -18,6 +19,9 @@ pub fn plugins() -> Vec<Box<dyn Plugin>> {
 /// How to make the plug-ins: their defaults with the options given on the command line.
 pub struct Plugins {
     pub settings: Vec<(String, String)>,
+    /// The files those options name (options whose value is a `FILE`): inputs no output may
+    /// replace.
+    pub files: Vec<Input>,
 }
 
 impl Plugins {
@@ -35,14 +39,6 @@ impl Plugins {
         }
         Ok(list)
     }
-}
-
-/// Refuses, before any work is done, to replace `path` without `--force`.
-pub fn refuse_existing(path: &Path, force: bool) -> anyhow::Result<()> {
-    if !force && std::fs::symlink_metadata(path).is_ok() {
-        anyhow::bail!("{} exists; pass --force to replace it", path.display());
-    }
-    Ok(())
 }
 
 pub fn open_rom(path: Option<&Path>) -> anyhow::Result<RomImage> {
@@ -93,4 +89,14 @@ pub fn report_messages(session: &mut Session) {
     for message in session.plugins_mut().drain_messages() {
         eprintln!("note: {message}");
     }
+}
+
+/// The files a session started from `game` reads: the ROM, the movie, and the plug-ins' files.
+pub fn game_inputs(game: &GameArgs, plugins: &Plugins) -> Vec<Input> {
+    let mut inputs: Vec<Input> = [("--rom", &game.rom), ("--movie", &game.movie)]
+        .into_iter()
+        .filter_map(|(flag, path)| path.as_deref().map(|p| Input::new(flag, p)))
+        .collect();
+    inputs.extend(plugins.files.iter().cloned());
+    inputs
 }

@@ -9,6 +9,7 @@ use magic_jewelry::engine::{
     AnyEvaluator, Board, Budget, Evaluator, Objective, RuleSet, StrategySpec,
 };
 use serde::Serialize;
+use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -115,12 +116,13 @@ pub fn signature(args: &Args) -> anyhow::Result<Signature> {
 }
 
 /// `bench`: prints the signature.
-pub fn run_bench(args: &Args) -> anyhow::Result<()> {
+pub fn run_bench(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
     let s = signature(args)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&s)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&s)?)?;
     } else {
-        println!(
+        writeln!(
+            out,
             "bench: {} with the built-in evaluation, {} rules, seed {}, {} columns: {} boards, mean {:.4} jewels (max {}), {} removed, {} wild columns, {} points, {} game overs ({:.0} boards/ms)",
             s.strategy,
             s.rules,
@@ -134,7 +136,7 @@ pub fn run_bench(args: &Args) -> anyhow::Result<()> {
             s.points,
             s.game_overs,
             s.boards_per_ms
-        );
+        )?;
     }
     Ok(())
 }

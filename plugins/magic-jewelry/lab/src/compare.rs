@@ -8,6 +8,7 @@ use anyhow::bail;
 use magic_jewelry::engine::{Objective, RuleSet};
 use rayon::prelude::*;
 use serde::Serialize;
+use std::io::Write;
 
 /// Options of `compare`.
 #[derive(Debug, Clone, clap::Args)]
@@ -391,13 +392,14 @@ fn beta_fraction(a: f64, b: f64, x: f64) -> f64 {
 }
 
 /// `compare`: run and print.
-pub fn run(args: &Args) -> anyhow::Result<()> {
+pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
     let c = compare(args)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&c)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&c)?)?;
         return Ok(());
     }
-    println!(
+    writeln!(
+            out,
         "{} sequences of {} columns under the {} rules\nA {} ({}): mean jewels {:.4} ({} game overs, {:.1} points a column)\nB {} ({}): mean jewels {:.4} ({} game overs, {:.1} points a column)",
         c.pairs,
         args.columns,
@@ -412,8 +414,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         c.mean_b,
         c.game_overs_b,
         c.points_per_column_b
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "A - B: {:+.4} (sd {:.4}); paired t {:.3}, p {:.3e}; Wilcoxon z {:.3}, p {:.3e}; {}",
         c.mean_difference,
         c.sd_difference,
@@ -426,12 +429,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         } else {
             "not significant at 5%"
         }
-    );
+    )?;
     if c.rules.scores() {
-        println!(
+        writeln!(
+            out,
             "points a column, A - B: {:+.1} (95% interval {:+.1} to {:+.1}; paired t p {:.3e})",
             c.points_difference, c.points_interval[0], c.points_interval[1], c.p_points
-        );
+        )?;
     }
     Ok(())
 }

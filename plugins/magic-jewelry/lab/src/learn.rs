@@ -34,6 +34,7 @@ use magic_jewelry::engine::{
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::VecDeque;
+use std::io::Write;
 use std::time::Instant;
 
 /// The search that picks moves while learning.
@@ -334,17 +335,25 @@ pub fn learn(
 }
 
 /// Runs `learn` from the command line: a line per report, the network saved at each.
-pub fn run(args: &Args) -> anyhow::Result<()> {
+pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
     crate::outputs::refuse_existing(&args.files.out, args.files.force)?;
     let mut saved = Ok(());
-    println!(
+    writeln!(
+        out,
         "learning under the {} rules, {} columns, into {}",
         args.game.rules,
         args.columns,
         args.files.out.display()
-    );
+    )?;
+    // A report that cannot be printed (the reader went away) does not stop the learning, whose
+    // network is saved all the same; the error is said at the end.
+    let mut printed = Ok(());
     learn(args, |progress, network| {
-        println!(
+        if printed.is_err() {
+            return;
+        }
+        printed = writeln!(
+            out,
             "{:>11} columns: mean {:.3} jewels, max {}, game overs {}, |error| {:.3}, {} entries set, {:.0} columns/s",
             progress.columns,
             progress.mean_jewels,
@@ -359,7 +368,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
     })
     .context("learning stopped")?;
-    saved.with_context(|| format!("cannot save the network to {}", args.files.out.display()))
+    saved.with_context(|| format!("cannot save the network to {}", args.files.out.display()))?;
+    Ok(printed?)
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ use magic_jewelry::engine::{AnyEvaluator, Objective, StrategySpec};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use std::io::Write;
 
 /// Training methods.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -254,7 +255,7 @@ fn gaussian(rng: &mut ChaCha8Rng) -> f64 {
 }
 
 /// `train`: train and print the weights.
-pub fn run(args: &Args) -> anyhow::Result<()> {
+pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
     crate::outputs::refuse_existing(&args.files.out, args.files.force)?;
     if args.min_columns > args.max_columns {
         anyhow::bail!(
@@ -264,12 +265,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         );
     }
     let w = train(args)?;
-    println!("{}", w.to_json());
-    println!(
+    writeln!(out, "{}", w.to_json())?;
+    writeln!(
+        out,
         "trained under the {} rules; written to {}",
         args.game.rules,
         args.files.out.display()
-    );
+    )?;
     Ok(())
 }
 

@@ -7,6 +7,7 @@ use crate::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAY
 use anyhow::Context;
 use magic_jewelry::engine::Objective;
 use rayon::prelude::*;
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -171,15 +172,15 @@ pub fn write_outputs(report: &Report, dir: &std::path::Path) -> anyhow::Result<(
 }
 
 /// `sim`: simulate, print, and write the outputs.
-pub fn run(args: &Args) -> anyhow::Result<()> {
+pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
     if let Some(dir) = &args.out {
         crate::outputs::refuse_full_dir(dir, args.force)?;
     }
     let report = simulate(args)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        print!("{}", summary(&report));
+        write!(out, "{}", summary(&report))?;
     }
     if let Some(dir) = &args.out {
         write_outputs(&report, dir)?;

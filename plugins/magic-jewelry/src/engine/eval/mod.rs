@@ -131,20 +131,31 @@ impl Evaluator for AnyEvaluator {
 /// Why an evaluation file could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum EvaluationFileError {
-    #[error("cannot read evaluation file {path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("evaluation file {path}: {source}")]
-    Value {
-        path: String,
-        source: ValueFileError,
-    },
+    #[error("cannot read evaluation file {path}: {error}")]
+    Read { path: String, error: std::io::Error },
+    #[error("evaluation file {path}: {error}")]
+    Value { path: String, error: ValueFileError },
     #[error(transparent)]
     Weights(#[from] WeightsError),
     #[error("{path} is neither a jewelbot value file nor evaluation weights (JSON): {reason}")]
     Neither { path: String, reason: String },
+}
+
+/// Writes `bytes` to `path` through a hidden file beside it, renamed over `path` when whole:
+/// an evaluation file is replaced only by a complete new one.
+pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let name = path
+        .file_name()
+        .map_or_else(|| "evaluation".into(), |n| n.to_string_lossy().into_owned());
+    let partial = path.with_file_name(format!(".{name}.{}.partial", std::process::id()));
+    let written = std::fs::File::create(&partial)
+        .and_then(|mut file| file.write_all(bytes).and_then(|()| file.sync_all()))
+        .and_then(|()| std::fs::rename(&partial, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
+    written
 }
 
 /// Reads an evaluation file for the real game: a learned value file, or weights as JSON.
@@ -158,15 +169,15 @@ pub fn load_evaluator_for(
     path: &Path,
     rules: RuleSet,
 ) -> Result<(AnyEvaluator, Option<Weights>), EvaluationFileError> {
-    let bytes = std::fs::read(path).map_err(|source| EvaluationFileError::Read {
+    let bytes = std::fs::read(path).map_err(|error| EvaluationFileError::Read {
         path: path.display().to_string(),
-        source,
+        error,
     })?;
     if ValueNetwork::is_value_file(&bytes) {
         let network =
-            ValueNetwork::from_bytes(&bytes).map_err(|source| EvaluationFileError::Value {
+            ValueNetwork::from_bytes(&bytes).map_err(|error| EvaluationFileError::Value {
                 path: path.display().to_string(),
-                source,
+                error,
             })?;
         return Ok((AnyEvaluator::learned(Arc::new(network)), None));
     }
@@ -184,9 +195,9 @@ pub fn load_evaluator_for(
         });
     }
     let weights = Weights::from_json(text).map_err(|e| match e {
-        WeightsError::Parse { source, .. } => WeightsError::Parse {
+        WeightsError::Parse { error, .. } => WeightsError::Parse {
             path: path.display().to_string(),
-            source,
+            error,
         },
         other => other,
     })?;

@@ -80,20 +80,14 @@ const TRAINED_JSON: &str = include_str!("../../../weights/deep-cem.json");
 /// Why a weights file could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum WeightsError {
-    #[error("cannot read weights file {path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("cannot write weights file {path}: {source}")]
-    Write {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("weights file {path} is not valid: {source}")]
+    #[error("cannot read weights file {path}: {error}")]
+    Read { path: String, error: std::io::Error },
+    #[error("cannot write weights file {path}: {error}")]
+    Write { path: String, error: std::io::Error },
+    #[error("weights file {path} is not valid: {error}")]
     Parse {
         path: String,
-        source: serde_json::Error,
+        error: serde_json::Error,
     },
     #[error("weight {name} is {value}: weights must be finite")]
     NotFinite { name: &'static str, value: f64 },
@@ -177,18 +171,18 @@ impl Weights {
 
     /// Reads a JSON weights file.
     pub fn load(path: &Path) -> Result<Self, WeightsError> {
-        let bytes = read_evaluation_file(path).map_err(|source| WeightsError::Read {
+        let bytes = read_evaluation_file(path).map_err(|error| WeightsError::Read {
             path: path.display().to_string(),
-            source,
+            error,
         })?;
         let text = String::from_utf8(bytes).map_err(|e| WeightsError::Read {
             path: path.display().to_string(),
-            source: std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error()),
+            error: std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error()),
         })?;
         Self::from_json(&text).map_err(|e| match e {
-            WeightsError::Parse { source, .. } => WeightsError::Parse {
+            WeightsError::Parse { error, .. } => WeightsError::Parse {
                 path: path.display().to_string(),
-                source,
+                error,
             },
             other => other,
         })
@@ -196,9 +190,9 @@ impl Weights {
 
     /// Parses JSON weights.
     pub fn from_json(text: &str) -> Result<Self, WeightsError> {
-        let weights: Self = serde_json::from_str(text).map_err(|source| WeightsError::Parse {
+        let weights: Self = serde_json::from_str(text).map_err(|error| WeightsError::Parse {
             path: String::from("<text>"),
-            source,
+            error,
         })?;
         weights.validate()?;
         Ok(weights)
@@ -208,11 +202,14 @@ impl Weights {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
-    /// Writes a JSON weights file.
+    /// Writes a JSON weights file (to a temporary name first, so a crash never leaves half a
+    /// file).
     pub fn save(&self, path: &Path) -> Result<(), WeightsError> {
-        std::fs::write(path, self.to_json() + "\n").map_err(|source| WeightsError::Write {
-            path: path.display().to_string(),
-            source,
+        super::write_whole(path, (self.to_json() + "\n").as_bytes()).map_err(|error| {
+            WeightsError::Write {
+                path: path.display().to_string(),
+                error,
+            }
         })
     }
 }

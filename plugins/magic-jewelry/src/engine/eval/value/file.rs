@@ -18,16 +18,10 @@ const HEADER: usize = MAGIC.len() + 4 + 4;
 /// Why a value file cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ValueFileError {
-    #[error("cannot read value file {path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("cannot write value file {path}: {source}")]
-    Write {
-        path: String,
-        source: std::io::Error,
-    },
+    #[error("cannot read value file {path}: {error}")]
+    Read { path: String, error: std::io::Error },
+    #[error("cannot write value file {path}: {error}")]
+    Write { path: String, error: std::io::Error },
     #[error(
         "not a jewelbot value file (it does not start with {:?})",
         String::from_utf8_lossy(MAGIC)
@@ -137,10 +131,10 @@ impl ValueNetwork {
 
     /// Reads a value file.
     pub fn load(path: &Path) -> Result<Self, ValueFileError> {
-        let bytes = super::super::weights::read_evaluation_file(path).map_err(|source| {
+        let bytes = super::super::weights::read_evaluation_file(path).map_err(|error| {
             ValueFileError::Read {
                 path: path.display().to_string(),
-                source,
+                error,
             }
         })?;
         Self::from_bytes(&bytes)
@@ -148,14 +142,11 @@ impl ValueNetwork {
 
     /// Writes a value file (to a temporary name first, so a crash never leaves half a file).
     pub fn save(&self, path: &Path) -> Result<(), ValueFileError> {
-        let error = |source| ValueFileError::Write {
+        let error = |error| ValueFileError::Write {
             path: path.display().to_string(),
-            source,
+            error,
         };
-        let mut partial = path.as_os_str().to_owned();
-        partial.push(".partial");
-        std::fs::write(&partial, self.to_bytes()).map_err(error)?;
-        std::fs::rename(&partial, path).map_err(error)
+        crate::engine::eval::write_whole(path, &self.to_bytes()).map_err(error)
     }
 }
 
