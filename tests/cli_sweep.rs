@@ -9,6 +9,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The published weights, as a weights file holds them.
+const GOOD_WEIGHTS: &str = r#"{"adjacent": [43.0, 12.7, 1.5, 2.8, 0.5], "jewels": 33.6,
+"edge": 4.2, "spawn_distance": 1.6, "danger": 0.0, "bumpiness": 0.0, "interim_jewels": 0.0}"#;
+
+/// An fm2 header any ROM's movie starts with.
+const MOVIE_HEADER: &str = "version 3\nemuVersion 20605\nromFilename columns\n\
+    romChecksum base64:AAAAAAAAAAAAAAAAAAAAAA==\nguid 00000000-0000-0000-0000-000000000000\n";
+
 /// Far more than any refusal takes; a command still running then hangs.
 const TIME_LIMIT: Duration = Duration::from_secs(60);
 
@@ -42,16 +50,61 @@ impl Fixture {
         write("value.jwl", b"JWLVALUE\x01\x00\x00\x00garbage");
         write("existing.out", b"the user's file");
         write("state.garbage", &[0x33; 5000]);
+        write("misspelt-event.txt", b"hold 10 -\nuntil spwan 100 S\n");
+        write("good-script.txt", b"hold 3 A\n");
+        write("good-weights.json", GOOD_WEIGHTS.as_bytes());
+        write("huge.json", GOOD_WEIGHTS.replace("33.6", "3e38").as_bytes());
+        write(
+            "negative-huge.json",
+            GOOD_WEIGHTS.replace("33.6", "-1e308").as_bytes(),
+        );
+        let movie = |extra: &str| format!("{MOVIE_HEADER}{extra}|0|........|||\n");
+        write("pal.fm2", movie("palFlag 1\n").as_bytes());
+        write("fourscore.fm2", movie("fourscore 1\n").as_bytes());
+        write("twice.fm2", movie("romFilename again\n").as_bytes());
+        write("ram-option-9.fm2", movie("RAMInitOption 9\n").as_bytes());
+        write("garbage-line.fm2", (movie("") + "hello\n").as_bytes());
+        write(
+            "empty-line.fm2",
+            (movie("") + "\n|0|........|||\n").as_bytes(),
+        );
+        let cr_only =
+            (movie("") + &"|0|R.......|||\n".repeat(5000) + "garbage\n").replace('\n', "\r");
+        write("cr-only-garbage.fm2", cr_only.as_bytes());
         std::fs::create_dir(dir.path().join("a-directory")).expect("dir");
+        std::fs::create_dir(dir.path().join("out-dir")).expect("dir");
+        write("out-dir/report.json", GOOD_WEIGHTS.as_bytes());
         std::fs::create_dir(dir.path().join("full-dir")).expect("dir");
         write("full-dir/histogram.csv", b"the user's data");
         let fifo = dir.path().join("fifo");
         let _ = Command::new("mkfifo").arg(&fifo).status();
+        #[cfg(unix)]
+        for (link, target) in [
+            ("link-to-tiny.nes", "tiny.nes"),
+            ("link-to-weights.json", "good-weights.json"),
+        ] {
+            std::os::unix::fs::symlink(dir.path().join(target), dir.path().join(link))
+                .expect("linked");
+        }
         Self { dir }
     }
 
     fn path(&self, name: &str) -> String {
         self.dir.path().join(name).to_string_lossy().into_owned()
+    }
+
+    /// A movie of the tiny ROM, recorded by the binary.
+    fn movie(&self) {
+        let (code, _, stderr) = run(&[
+            "run",
+            "--rom",
+            &self.path("tiny.nes"),
+            "--frames",
+            "3",
+            "--record-movie",
+            &self.path("good.fm2"),
+        ]);
+        assert_eq!(code, Some(0), "{stderr}");
     }
 
     /// A real state of the tiny ROM, and one with a byte changed.
@@ -198,6 +251,15 @@ fn invocations(f: &Fixture) -> Vec<Vec<OsString>> {
     all
 }
 
+/// An error is said once, on one line a terminal shows whole (notes may come before it).
+fn one_clear_line(stderr: &str) -> bool {
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|line| !line.starts_with("note:") && !line.starts_with("warning:"))
+        .collect();
+    matches!(errors[..], [line] if line.starts_with("error: ") && line.chars().count() <= 300)
+}
+
 /// The words one token of the table stands for: each `(a|b)` group replaced by each of its
 /// alternatives, every combination (`None` when a group is not closed).
 fn alternatives(token: &str) -> Option<Vec<String>> {
@@ -217,9 +279,13 @@ fn alternatives(token: &str) -> Option<Vec<String>> {
     )
 }
 
-/// A word of the table as the command line gets it: `''` empty, `@NAME` the fixture's file.
+/// A word of the table as the command line gets it: `''` empty, `@NAME` the fixture's file,
+/// and in `AI@@NAME` too (an AI with its file).
 fn resolve(word: &str, f: &Fixture) -> String {
     let word = word.replace("''", "");
+    if let Some((head, name)) = word.split_once("@@") {
+        return format!("{head}@{}", f.path(name));
+    }
     match word.strip_prefix('@') {
         Some(name) => f.path(name),
         None => word,
@@ -248,6 +314,7 @@ fn the_table_expands_groups_and_names_files() {
 fn bad_invocations_end_with_a_message_never_a_panic_or_a_hang() {
     let fixture = Fixture::new();
     fixture.states();
+    fixture.movie();
     let before = fixture.contents();
     let invocations = invocations(&fixture);
     assert!(
@@ -269,6 +336,16 @@ fn bad_invocations_end_with_a_message_never_a_panic_or_a_hang() {
                 }
             })
             .collect();
+        // Shown with --nocapture: what each refusal said.
+        println!(
+            "{} -> {code:?}: {}",
+            shown.join(" "),
+            stderr
+                .lines()
+                .find(|line| line.starts_with("error"))
+                .or_else(|| stderr.lines().next())
+                .unwrap_or_default()
+        );
         match code {
             None => failures.push(format!("{shown:?}: hung")),
             Some(0) => failures.push(format!("{shown:?}: accepted")),
@@ -278,6 +355,9 @@ fn bad_invocations_end_with_a_message_never_a_panic_or_a_hang() {
             }
             Some(_) if stderr.trim().is_empty() => {
                 failures.push(format!("{shown:?}: refused without a word"));
+            }
+            Some(_) if !one_clear_line(&stderr) => {
+                failures.push(format!("{shown:?}: not one clear line\n{stderr}"));
             }
             Some(_) => {}
         }

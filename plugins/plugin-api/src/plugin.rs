@@ -131,7 +131,8 @@ pub struct PluginOption {
     /// The values it accepts; empty when any text is accepted (a file, a name with
     /// parameters).
     pub choices: Vec<String>,
-    /// How the value is shown in help (`FILE`, `NAME`).
+    /// How the value is shown in help (`FILE`, `NAME`). `FILE` names a file the plug-in
+    /// reads: the host then keeps every output of the command off that path.
     pub value_name: String,
     /// A letter key of the window that steps through [`PluginOption::choices`].
     pub key: Option<char>,

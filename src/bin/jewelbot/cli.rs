@@ -127,8 +127,9 @@ pub struct RunArgs {
     /// Run without a window (the only way `run` works; kept explicit for scripts).
     #[arg(long)]
     pub headless: bool,
-    /// Frames to run: the run's length, or with --until the most it may run.
-    #[arg(long, value_name = "N", required_unless_present = "until", value_parser = clap::value_parser!(u64).range(1..))]
+    /// Frames to run: the run's length, or with --until the most it may run (at most
+    /// 1,000,000,000, some 200 days of play).
+    #[arg(long, value_name = "N", required_unless_present = "until", value_parser = clap::value_parser!(u64).range(1..=MAX_RUN_FRAMES))]
     pub frames: Option<u64>,
     /// Stop at the first frame where CONDITION holds: `rollover` (the score, jewels and level
     /// displays have all rolled over since the run began), `game-over`, `jewels>=N`,
@@ -197,8 +198,8 @@ pub struct RamArgs {
     /// so it is at least the state's frame).
     #[arg(long, value_name = "FILE", conflicts_with = "movie")]
     pub state: Option<PathBuf>,
-    /// Frame at which to show RAM.
-    #[arg(long, value_name = "N")]
+    /// Frame at which to show RAM (at most 10,000,000).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(..=jewelbot::record::MAX_FRAMES))]
     pub frame: u64,
     /// Print what changed each frame up to N.
     #[arg(long)]
@@ -222,8 +223,8 @@ pub struct RecordArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["frames", "movie"])]
     pub script: Option<PathBuf>,
     /// Frames to record without --script: the AI's play, or the movie's (all of its frames
-    /// when --movie is given without --frames).
-    #[arg(long, value_name = "N", required_unless_present_any = ["script", "movie"], value_parser = clap::value_parser!(u64).range(1..))]
+    /// when --movie is given without --frames); at most 10,000,000, as a script's recording.
+    #[arg(long, value_name = "N", required_unless_present_any = ["script", "movie"], value_parser = clap::value_parser!(u64).range(1..=jewelbot::record::MAX_FRAMES))]
     pub frames: Option<u64>,
     /// Record this RAM instead of the ranges the plug-in names (`0000-07FF` for all of it):
     /// inclusive hex ranges, comma-separated.
@@ -255,6 +256,9 @@ pub enum Switch {
 
 /// Subcommands that run a ROM with the plug-ins, and so take their options (the top-level
 /// command, which plays in a window, takes them too).
+/// The longest run: a bound on a count a user types, far past any marathon (3.3 million frames).
+const MAX_RUN_FRAMES: u64 = 1_000_000_000;
+
 const WITH_PLUGINS: [&str; 3] = ["run", "ram", "record"];
 
 /// The command line: the host's own arguments, and a `--NAME VALUE` flag for every option the

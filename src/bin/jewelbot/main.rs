@@ -12,6 +12,7 @@ use std::process::ExitCode;
 
 mod cli;
 mod conform;
+mod message;
 mod play;
 mod ram;
 mod record;
@@ -62,7 +63,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(error) if stdout::reader_gone(&error) => ExitCode::from(stdout::EXIT_READER_GONE),
         Err(error) => {
-            eprintln!("error: {error:#}");
+            eprintln!("error: {}", message::one_line(&format!("{error:#}")));
             let bad_rom = error.chain().any(|e| {
                 e.downcast_ref::<RomError>().is_some()
                     || matches!(e.downcast_ref::<SessionError>(), Some(SessionError::Rom(_)))
@@ -87,7 +88,7 @@ fn command_line_error(error: &clap::Error) -> ExitCode {
                 .take_while(|l| !l.trim().is_empty())
                 .map(str::trim)
                 .collect();
-            eprintln!("{} (see --help)", line.join(" "));
+            eprintln!("{} (see --help)", message::one_line(&line.join(" ")));
             ExitCode::from(2)
         }
     }

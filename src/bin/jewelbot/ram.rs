@@ -4,9 +4,13 @@ use crate::cli::RamArgs;
 use crate::setup::{open_session, report_messages, Plugins};
 use anyhow::Context;
 use jewelbot::inspector;
+use jewelbot::interrupt::Interrupt;
 use jewelbot::session::Session;
 use std::io::Write;
 use std::process::ExitCode;
+
+/// Frames between updates of the progress bar.
+const PROGRESS_EVERY: u64 = 1000;
 
 pub fn ram(args: &RamArgs, plugins: &Plugins, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let mut session = open_session(&args.game, plugins)?;
@@ -25,8 +29,24 @@ pub fn ram(args: &RamArgs, plugins: &Plugins, out: &mut dyn Write) -> anyhow::Re
         }
     }
     let mut before = inspect(&session);
+    let interrupt = Interrupt::listen().context("cannot listen for signals")?;
+    let bar = jewelbot::progress::bar(args.frame, "frames");
+    bar.set_position(session.frame_number());
     while session.frame_number() < args.frame {
+        if let Some(signal) = interrupt.signal() {
+            bar.finish_and_clear();
+            eprintln!(
+                "note: {} stopped the run at frame {} of {}",
+                signal.name(),
+                session.frame_number(),
+                args.frame
+            );
+            return Ok(ExitCode::from(signal.exit_status()));
+        }
         session.run_frame()?;
+        if session.frame_number().is_multiple_of(PROGRESS_EVERY) {
+            bar.set_position(session.frame_number());
+        }
         if args.watch {
             let now = inspect(&session);
             let changes = inspector::changes(&before, &now);
@@ -41,6 +61,7 @@ pub fn ram(args: &RamArgs, plugins: &Plugins, out: &mut dyn Write) -> anyhow::Re
             before = now;
         }
     }
+    bar.finish_and_clear();
     writeln!(out, "frame {}", session.frame_number())?;
     let inspections = session.plugins().inspect(session.ram());
     if inspections.is_empty() {

@@ -336,7 +336,7 @@ pub fn learn(
 
 /// Runs `learn` from the command line: a line per report, the network saved at each.
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
-    crate::outputs::refuse_existing(&args.files.out, args.files.force)?;
+    args.files.check()?;
     let mut saved = Ok(());
     writeln!(
         out,

@@ -1,7 +1,7 @@
 //! Where the lab's commands write, checked before they start: a file is replaced only with
 //! `--force`, and `sim --out DIR` writes its fixed names only into an empty or new folder.
 
-use anyhow::bail;
+use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
 
 /// What `train` and `learn` start from and where they write their result.
@@ -20,13 +20,72 @@ pub struct TrainingFiles {
     pub force: bool,
 }
 
-/// Refuses to replace `path` without `force`, and a folder in its place at all.
-pub fn refuse_existing(path: &Path, force: bool) -> anyhow::Result<()> {
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.is_dir() => bail!("{} is a folder, not a file to write", path.display()),
-        Ok(_) if !force => bail!("{} exists; pass --force to replace it", path.display()),
-        _ => Ok(()),
+impl TrainingFiles {
+    /// Refuses, before any work, an `--out` that cannot be written whole or would lose a
+    /// file: a folder, a path in a missing folder, an existing file without `--force`, and
+    /// the `--from` file itself, `--force` or not.
+    pub fn check(&self) -> anyhow::Result<()> {
+        let out = &self.out;
+        let folder = match out.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        if !folder.is_dir() {
+            bail!(
+                "--out {}: the folder {} does not exist",
+                out.display(),
+                folder.display()
+            );
+        }
+        if let Some(from) = &self.from {
+            if same_file(from, out) {
+                bail!(
+                    "--out {} is the file --from reads: an output never replaces an input, \
+                     --force or not",
+                    out.display()
+                );
+            }
+        }
+        match std::fs::metadata(out) {
+            Ok(meta) if meta.is_dir() => {
+                bail!("--out {} is a folder, not a file to write", out.display())
+            }
+            Ok(_) if !self.force => {
+                bail!("--out {} exists; pass --force to replace it", out.display())
+            }
+            _ => Ok(()),
+        }
     }
+}
+
+/// Whether two existing paths are one file (links and `.` or `..` resolved).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Writes `path` whole or not at all: `write` makes the file at a hidden partial path beside
+/// it (same extension, for writers that pick the format from it), which is renamed over
+/// `path` only once written; a failed write leaves `path` as it was.
+pub fn write_whole(
+    path: &Path,
+    write: impl FnOnce(&Path) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let (stem, extension) = name.rsplit_once('.').unwrap_or((&name, ""));
+    let partial = path.with_file_name(format!(
+        ".{stem}.{}.partial.{extension}",
+        std::process::id()
+    ));
+    let written = write(&partial).and_then(|()| {
+        std::fs::rename(&partial, path).with_context(|| format!("cannot write {}", path.display()))
+    });
+    if written.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
+    written
 }
 
 /// `sim --out DIR` writes several files of fixed names into DIR: only into an empty or new one

@@ -256,7 +256,7 @@ fn gaussian(rng: &mut ChaCha8Rng) -> f64 {
 
 /// `train`: train and print the weights.
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
-    crate::outputs::refuse_existing(&args.files.out, args.files.force)?;
+    args.files.check()?;
     if args.min_columns > args.max_columns {
         anyhow::bail!(
             "--min-columns {} is more than --max-columns {}",

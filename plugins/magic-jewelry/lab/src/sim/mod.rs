@@ -1,6 +1,7 @@
 //! `sim`: plays seeded column sequences without the emulator and reports the statistics.
 
 use crate::args::Workers;
+use crate::outputs::write_whole;
 use crate::runner::{check_foresight, foresee, objective_parser, play, SearchArgs, SimGameArgs};
 use crate::stats::{tail_fit, Stats};
 use crate::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAYER};
@@ -162,8 +163,10 @@ pub fn write_outputs(report: &Report, dir: &std::path::Path) -> anyhow::Result<(
         csv += &format!("{j},{n},{prob:.9},{log}\n");
     }
     let write = |name: &str, text: &str| {
-        let path = dir.join(name);
-        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+        write_whole(&dir.join(name), |partial| {
+            std::fs::write(partial, text)
+                .with_context(|| format!("cannot write {}", partial.display()))
+        })
     };
     write("histogram.csv", &csv)?;
     write("report.json", &serde_json::to_string_pretty(report)?)?;
@@ -171,10 +174,44 @@ pub fn write_outputs(report: &Report, dir: &std::path::Path) -> anyhow::Result<(
     Ok(())
 }
 
+/// The files `--out DIR` holds once written.
+pub const OUTPUT_NAMES: [&str; 8] = [
+    "histogram.csv",
+    "report.json",
+    "fill.svg",
+    "fill.png",
+    "log10.svg",
+    "log10.png",
+    "speeds.svg",
+    "speeds.png",
+];
+
+/// An evaluation file `sim` reads is never one of the files it writes, `--force` or not.
+fn refuse_reading_an_output(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
+    let ai_file = args.ai.split_once('@').map(|(_, file)| PathBuf::from(file));
+    for input in args.weights.iter().chain(&ai_file) {
+        let Ok(input_place) = std::fs::canonicalize(input) else {
+            continue;
+        };
+        for name in OUTPUT_NAMES {
+            if std::fs::canonicalize(dir.join(name)).is_ok_and(|place| place == input_place) {
+                anyhow::bail!(
+                    "--out {} would replace {}, which sim reads: an output never replaces an \
+                     input, --force or not",
+                    dir.display(),
+                    input.display()
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `sim`: simulate, print, and write the outputs.
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
     if let Some(dir) = &args.out {
         crate::outputs::refuse_full_dir(dir, args.force)?;
+        refuse_reading_an_output(args, dir)?;
     }
     let report = simulate(args)?;
     if args.json {

@@ -6,6 +6,7 @@
 //! licence), so plots need no system font libraries.
 
 use super::report::Report;
+use crate::outputs::write_whole;
 use crate::stats::polyval;
 use anyhow::anyhow;
 use plotters::coord::types::RangedCoordf64;
@@ -38,16 +39,16 @@ pub fn fill_plots(report: &Report, dir: &Path) -> anyhow::Result<()> {
     // Each chart is drawn by one function generic over the backend, once for each format.
     macro_rules! svg_and_png {
         ($chart:ident, $name:literal) => {
-            $chart(
-                &SVGBackend::new(&dir.join(concat!($name, ".svg")), SIZE).into_drawing_area(),
-                report,
-            )
-            .map_err(err)?;
-            $chart(
-                &BitMapBackend::new(&dir.join(concat!($name, ".png")), SIZE).into_drawing_area(),
-                report,
-            )
-            .map_err(err)?;
+            write_whole(&dir.join(concat!($name, ".svg")), |partial| {
+                $chart(&SVGBackend::new(partial, SIZE).into_drawing_area(), report).map_err(err)
+            })?;
+            write_whole(&dir.join(concat!($name, ".png")), |partial| {
+                $chart(
+                    &BitMapBackend::new(partial, SIZE).into_drawing_area(),
+                    report,
+                )
+                .map_err(err)
+            })?;
         };
     }
     svg_and_png!(fill_chart, "fill");

@@ -14,7 +14,7 @@ pub mod weights;
 pub use features::{features, ColourOdds, WeightedFeatures};
 pub use score::{Objective, ScoreEvaluator, ScoreWeights, UnknownObjective};
 pub use value::{ValueFileError, ValueNetwork};
-pub use weights::{Weights, WeightsError};
+pub use weights::{read_evaluation_file, Weights, WeightsError};
 
 use crate::engine::rules::{Board, RuleSet};
 use std::path::Path;
@@ -169,7 +169,7 @@ pub fn load_evaluator_for(
     path: &Path,
     rules: RuleSet,
 ) -> Result<(AnyEvaluator, Option<Weights>), EvaluationFileError> {
-    let bytes = std::fs::read(path).map_err(|error| EvaluationFileError::Read {
+    let bytes = read_evaluation_file(path).map_err(|error| EvaluationFileError::Read {
         path: path.display().to_string(),
         error,
     })?;
@@ -194,13 +194,7 @@ pub fn load_evaluator_for(
             reason: "it does not start with a JSON object".into(),
         });
     }
-    let weights = Weights::from_json(text).map_err(|e| match e {
-        WeightsError::Parse { error, .. } => WeightsError::Parse {
-            path: path.display().to_string(),
-            error,
-        },
-        other => other,
-    })?;
+    let weights = Weights::from_json(text).map_err(|e| e.in_file(path))?;
     Ok((AnyEvaluator::features_for(&weights, rules), Some(weights)))
 }
 

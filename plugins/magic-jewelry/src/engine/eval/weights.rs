@@ -89,9 +89,29 @@ pub enum WeightsError {
         path: String,
         error: serde_json::Error,
     },
-    #[error("weight {name} is {value}: weights must be finite")]
-    NotFinite { name: &'static str, value: f64 },
+    #[error("weights file {path}: weight {name} is {value:e}; a weight is a number of at most {MAX_WEIGHT:e} either way")]
+    OutOfRange {
+        path: String,
+        name: &'static str,
+        value: f64,
+    },
 }
+
+impl WeightsError {
+    /// The error of [`Weights::from_json`] on the text of the file at `path`.
+    pub fn in_file(self, path: &Path) -> Self {
+        let path = path.display().to_string();
+        match self {
+            Self::Parse { error, .. } => Self::Parse { path, error },
+            Self::OutOfRange { name, value, .. } => Self::OutOfRange { path, name, value },
+            other => other,
+        }
+    }
+}
+
+/// The largest weight either way: thousands of times the trained ones (tens), and small enough
+/// that a board's score, a sum of weights times counts of a few hundred, stays exact.
+pub const MAX_WEIGHT: f64 = 1e6;
 
 /// Larger than any evaluation file: weights JSON is a few hundred bytes, a value file a few
 /// megabytes at most.
@@ -159,11 +179,15 @@ impl Weights {
         Self::from_json(TRAINED_JSON).unwrap_or(Self::PUBLISHED)
     }
 
-    /// Checks every weight is a finite number.
+    /// Checks every weight is a number the evaluation can add up without overflowing.
     pub fn validate(&self) -> Result<(), WeightsError> {
         for (value, name) in self.to_vector().into_iter().zip(WEIGHT_NAMES) {
-            if !value.is_finite() {
-                return Err(WeightsError::NotFinite { name, value });
+            if value.is_nan() || value.abs() > MAX_WEIGHT {
+                return Err(WeightsError::OutOfRange {
+                    path: String::from("<text>"),
+                    name,
+                    value,
+                });
             }
         }
         Ok(())
@@ -179,13 +203,7 @@ impl Weights {
             path: path.display().to_string(),
             error: std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error()),
         })?;
-        Self::from_json(&text).map_err(|e| match e {
-            WeightsError::Parse { error, .. } => WeightsError::Parse {
-                path: path.display().to_string(),
-                error,
-            },
-            other => other,
-        })
+        Self::from_json(&text).map_err(|e| e.in_file(path))
     }
 
     /// Parses JSON weights.
@@ -265,6 +283,16 @@ mod tests {
             ),
             Err(WeightsError::Parse { .. })
         ));
+        for huge in ["3e38", "1e308", "-1000001"] {
+            let text = Weights::PUBLISHED.to_json().replacen("33.6", huge, 1);
+            assert!(
+                matches!(
+                    Weights::from_json(&text),
+                    Err(WeightsError::OutOfRange { name: "jewels", .. })
+                ),
+                "{huge}"
+            );
+        }
         let directory = Weights::load(Path::new(env!("CARGO_MANIFEST_DIR")))
             .expect_err("a directory is not a weights file");
         assert!(

@@ -14,6 +14,8 @@ use std::sync::{Arc, OnceLock};
 const MAGIC: &[u8; 8] = b"JWLVALUE";
 const VERSION: u32 = 1;
 const HEADER: usize = MAGIC.len() + 4 + 4;
+/// The largest entry either way a value file may hold (the trained files hold a few hundred at most).
+const MAX_ENTRY: f32 = 1e6;
 
 /// Why a value file cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -121,9 +123,15 @@ impl ValueNetwork {
             .chunks_exact(4)
             .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
             .collect();
-        if let Some(i) = weights.iter().position(|w| !w.is_finite()) {
+        // A learned entry is a small number; one far out of range (or not a number) would
+        // overflow the network's sums and play a collapsed game.
+        if let Some(i) = weights
+            .iter()
+            .position(|w| w.is_nan() || w.abs() > MAX_ENTRY)
+        {
             return Err(ValueFileError::Damaged(format!(
-                "entry {i} is not a finite number"
+                "entry {i} is {}, not a number of at most {MAX_ENTRY:e} either way",
+                weights[i]
             )));
         }
         Ok(Self { weights })
@@ -221,6 +229,13 @@ mod tests {
         trailing.extend_from_slice(&[0; 16]);
         // Bytes after the compressed stream are ignored by zlib; the entries are intact.
         assert!(ValueNetwork::from_bytes(&trailing).is_ok());
+        for huge in [3e38, -1e7, f32::NAN] {
+            let mut network = trained_a_little();
+            network.weights[7] = huge;
+            let error =
+                ValueNetwork::from_bytes(&network.to_bytes()).expect_err("an entry out of range");
+            assert!(error.to_string().contains("entry 7"), "{error}");
+        }
         assert!(matches!(
             ValueNetwork::load(Path::new("/nonexistent/value.jwl")),
             Err(ValueFileError::Read { .. })

@@ -1,0 +1,264 @@
+//! What a closed pipe, a full disk and a signal do to a command: the conventional exit status,
+//! at most one line on standard error, and every file the command was asked for, whole.
+#![cfg(target_os = "linux")]
+
+mod common;
+
+use std::io::Read;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Longer than any of these commands takes to end once told to.
+const TIME_LIMIT: Duration = Duration::from_secs(120);
+
+fn jewelbot() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_jewelbot"));
+    command.stdin(Stdio::null());
+    command
+}
+
+/// The exit status, or a failed test when the child does not end in time.
+fn wait(child: &mut Child) -> i32 {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("waiting") {
+            return status.code().unwrap_or(-1);
+        }
+        if started.elapsed() > TIME_LIMIT {
+            let _ = child.kill();
+            panic!("the command did not end within {TIME_LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Waits until process `pid` catches `signal` (Linux lists caught signals in
+/// `/proc/PID/status`), so a signal sent then reaches the command's handler and not the
+/// default action.
+fn wait_for_handler(pid: u32, signal: u32) {
+    let started = Instant::now();
+    while started.elapsed() < TIME_LIMIT {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let caught = status
+            .lines()
+            .find_map(|line| line.strip_prefix("SigCgt:"))
+            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+            .unwrap_or(0);
+        if caught & (1 << (signal - 1)) != 0 {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("process {pid} never caught signal {signal}");
+}
+
+fn send(signal: &str, pid: u32) {
+    let sent = Command::new("kill")
+        .args([format!("-{signal}"), pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success(), "kill -{signal} {pid}");
+}
+
+fn stderr_of(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly_with_the_conventional_status() {
+    for args in [
+        &["run", "--headless", "--frames", "600", "--json"][..],
+        &["sim", "--columns", "300", "--quiet"][..],
+    ] {
+        let mut child = jewelbot()
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        // The reader goes away before the command writes a word.
+        drop(child.stdout.take());
+        let code = wait(&mut child);
+        let mut stderr = String::new();
+        if let Some(mut pipe) = child.stderr.take() {
+            let _ = pipe.read_to_string(&mut stderr);
+        }
+        // 128 + SIGPIPE, as a shell's own commands end on a closed pipe; and nothing said.
+        assert_eq!(code, 141, "{args:?}: {stderr}");
+        assert_eq!(stderr, "", "{args:?}");
+    }
+}
+
+#[test]
+fn a_full_disk_is_one_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for args in [
+        &["run", "--headless", "--frames", "60", "--json"][..],
+        &["sim", "--columns", "50", "--quiet"][..],
+        &[
+            "rom-info",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/cartridge/columns.nes"),
+        ][..],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full opens");
+        let err = dir.path().join("stderr");
+        let mut child = jewelbot()
+            .args(args)
+            .stdout(full)
+            .stderr(std::fs::File::create(&err).expect("created"))
+            .spawn()
+            .expect("the binary runs");
+        let code = wait(&mut child);
+        let stderr = stderr_of(&err);
+        assert_eq!(code, 1, "{args:?}: {stderr}");
+        assert_eq!(
+            stderr,
+            "error: cannot write to standard output: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+    }
+}
+
+/// A run stopped by `signal` after it has played a while: the exit status, and each output
+/// whole (the movie a valid fm2 of every frame played, the GIF closed, the state and the
+/// last checkpoint loadable, the summary printed).
+fn interrupted_run(signal: &str, number: u32, status: i32) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = |name: &str| dir.path().join(name);
+    let arg = |name: &str| path(name).to_string_lossy().into_owned();
+    let mut child = jewelbot()
+        .args(["run", "--headless", "--frames", "100000000", "--json"])
+        .args(["--mode", "fast", "--gif-every", "20"])
+        .args([
+            "--record-movie",
+            &arg("movie.fm2"),
+            "--gif",
+            &arg("run.gif"),
+        ])
+        .args(["--save-state", &arg("end.state")])
+        .args([
+            "--checkpoint",
+            &arg("run.checkpoint"),
+            "--checkpoint-every",
+            "300",
+        ])
+        .stdout(std::fs::File::create(path("stdout")).expect("created"))
+        .stderr(std::fs::File::create(path("stderr")).expect("created"))
+        .spawn()
+        .expect("the binary runs");
+    wait_for_handler(child.id(), number);
+    // Past the first checkpoint, so there is one to resume.
+    let started = Instant::now();
+    while !path("run.checkpoint").exists() && started.elapsed() < TIME_LIMIT {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    send(signal, child.id());
+    let code = wait(&mut child);
+    let stderr = stderr_of(&path("stderr"));
+    assert_eq!(code, status, "SIG{signal}: {stderr}");
+
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path("stdout")).expect("stdout"))
+            .unwrap_or_else(|e| panic!("SIG{signal}: the summary is JSON: {e}\n{stderr}"));
+    assert_eq!(
+        summary["ended"]["interrupted"],
+        format!("SIG{signal}"),
+        "{summary}"
+    );
+    let frames = summary["last_frame"].as_u64().expect("a last frame");
+    assert!(frames >= 300, "SIG{signal}: {frames} frames");
+
+    let movie = std::fs::read_to_string(path("movie.fm2")).expect("the movie was written");
+    let movie = jewelbot::movie::Movie::parse(&movie).expect("the movie is valid fm2");
+    assert_eq!(movie.frames.len() as u64, frames, "SIG{signal}");
+
+    let gif = std::fs::read(path("run.gif")).expect("the GIF was written");
+    assert_eq!(
+        gif.last(),
+        Some(&0x3B),
+        "SIG{signal}: the GIF has its trailer"
+    );
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(gif.as_slice())
+        .expect("a GIF header");
+    let mut pictures = 0;
+    while decoder
+        .read_next_frame()
+        .expect("a picture decodes")
+        .is_some()
+    {
+        pictures += 1;
+    }
+    assert!(pictures >= 15, "SIG{signal}: {pictures} pictures");
+
+    // The state and the checkpoint both start a run.
+    for state in ["end.state", "run.checkpoint"] {
+        let (code, _, stderr) = common::jewelbot(&[
+            "run",
+            "--headless",
+            "--state",
+            &arg(state),
+            "--frames",
+            &(frames + 60).to_string(),
+        ]);
+        assert_eq!(code, 0, "SIG{signal}: {state}: {stderr}");
+    }
+}
+
+#[test]
+fn sigint_ends_a_run_with_every_output_whole() {
+    interrupted_run("INT", 2, 130);
+}
+
+#[test]
+fn sigterm_ends_a_run_with_every_output_whole() {
+    interrupted_run("TERM", 15, 143);
+}
+
+#[test]
+fn sigterm_ends_a_recording_with_the_trace_so_far() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let trace = dir.path().join("run.trace.gz");
+    let err = dir.path().join("stderr");
+    let mut child = jewelbot()
+        .args(["record", "--frames", "10000000", "--out"])
+        .arg(&trace)
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&err).expect("created"))
+        .spawn()
+        .expect("the binary runs");
+    wait_for_handler(child.id(), 15);
+    std::thread::sleep(Duration::from_millis(1500));
+    send("TERM", child.id());
+    let code = wait(&mut child);
+    let stderr = stderr_of(&err);
+    assert_eq!(code, 143, "{stderr}");
+    assert!(stderr.contains("SIGTERM stopped the recording"), "{stderr}");
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(&trace).expect("the trace was written"))
+        .read_to_string(&mut text)
+        .expect("whole gzip");
+    let parsed = jewelbot_plugin::Trace::parse(&text).expect("a valid trace");
+    assert!(!parsed.frames.is_empty(), "{stderr}");
+}
+
+#[test]
+fn pokes_past_the_last_frame_are_named() {
+    let (code, _, stderr) = common::jewelbot(&[
+        "run",
+        "--headless",
+        "--frames",
+        "10",
+        "--poke",
+        "500:$80=01",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("--poke 500:$0080=01 was not applied: the run ended at frame 10"),
+        "{stderr}"
+    );
+}
