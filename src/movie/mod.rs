@@ -6,9 +6,9 @@
 //! `RAMInitSeed`) and which PPU its games match (`NewPPU 1`), so FCEUX replays it as written
 //! (`docs/movies.md`).
 //!
-//! - [`file`]: movies on disk.
-//! - [`power_on`]: the power-on RAM fills a movie can name.
-//! - [`deck`]: the movie a session plays and the one it records.
+//! - [`file`](mod@file): movies on disk.
+//! - `power_on`: the power-on RAM fills a movie can name.
+//! - `deck`: the movie a session plays and the one it records.
 
 pub(crate) mod deck;
 pub mod file;
