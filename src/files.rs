@@ -324,4 +324,22 @@ mod tests {
         assert_eq!(fs::read_dir(dir.path()).expect("dir").count(), 1);
         assert!(write_file(dir.path(), b"x", true).is_err());
     }
+
+    #[test]
+    fn a_file_that_appears_meanwhile_is_kept_and_an_unfinished_one_never_lands() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("run.trace");
+        let mut pending = PendingFile::create(&path, false).expect("a new name");
+        pending.write_all(b"the run's trace").expect("written");
+        // Another program takes the name while the run goes on.
+        fs::write(&path, b"someone else's file").expect("written");
+        assert!(matches!(pending.commit(), Err(FileError::Exists { .. })));
+        assert_eq!(fs::read(&path).expect("read"), b"someone else's file");
+        // Replacing, but stopped before the end: the old file stays whole.
+        let mut pending = PendingFile::create(&path, true).expect("may replace");
+        pending.write_all(b"half a").expect("written");
+        drop(pending);
+        assert_eq!(fs::read(&path).expect("read"), b"someone else's file");
+        assert_eq!(fs::read_dir(dir.path()).expect("dir").count(), 1);
+    }
 }
