@@ -34,7 +34,7 @@ pub struct ColumnRecord {
     pub frame: u64,
     /// Jewels on the board as it spawned (itself not counted).
     pub jewels_on_board: u8,
-    /// The displayed level and the fall speed in frames per row.
+    /// The level (the whole counter) and the fall speed in frames per row.
     pub level: u32,
     pub fall_speed: u8,
     /// Points scored since the column before spawned: what that column's lock brought.
@@ -187,7 +187,11 @@ impl History {
                 "jewels on the board as each column spawns",
                 |c| f64::from(c.jewels_on_board),
             ),
-            series("level", "level (displayed)", |c| f64::from(c.level)),
+            series(
+                "level",
+                "level (the counter; the screen shows its last 3 digits)",
+                |c| f64::from(c.level),
+            ),
             series("fall_speed", "fall speed (frames a row)", |c| {
                 f64::from(c.fall_speed)
             }),
