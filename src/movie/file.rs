@@ -5,9 +5,9 @@ use super::{Movie, MovieError};
 use crate::files::{self, FileError};
 use std::path::{Path, PathBuf};
 
-/// Larger than any movie of a session (an fm2 frame is about 14 bytes: 64 MiB is over 50
-/// hours at 60 frames a second).
-pub const MAX_MOVIE_LEN: u64 = 64 * 1024 * 1024;
+/// Larger than any movie of a session: an fm2 frame is 15 bytes, so 256 MiB holds some 17
+/// million frames, 80 hours at 60 frames a second (a marathon to every rollover is 3.3 million).
+pub const MAX_MOVIE_LEN: u64 = 256 * 1024 * 1024;
 
 #[derive(Debug, thiserror::Error)]
 pub enum MovieFileError {
@@ -29,6 +29,12 @@ pub fn read(path: &Path) -> Result<Movie, MovieFileError> {
 
 /// Writes `movie` as fm2; an existing file is replaced only when `replace`.
 pub fn write(path: &Path, movie: &Movie, replace: bool) -> Result<(), MovieFileError> {
-    files::write_file(path, movie.to_fm2().as_bytes(), replace)?;
+    let mut file = files::PendingFile::create(path, replace)?;
+    movie.write_fm2(&mut file).map_err(|error| FileError::Io {
+        action: "write",
+        path: path.to_owned(),
+        error,
+    })?;
+    file.commit()?;
     Ok(())
 }

@@ -19,7 +19,6 @@ pub use power_on::PowerOnRam;
 use base64::Engine as _;
 use jewelbot_plugin::Buttons;
 use md5::{Digest, Md5};
-use std::fmt::Write as _;
 
 /// The gamepad field's columns, left to right.
 const COLUMNS: [(Buttons, char); 8] = [
@@ -126,7 +125,15 @@ impl Movie {
 
     /// The movie as fm2 text.
     pub fn to_fm2(&self) -> String {
-        let mut out = String::new();
+        let mut out = Vec::new();
+        // Writing to a Vec cannot fail, and every byte written is ASCII or the ROM's name.
+        let _ = self.write_fm2(&mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    /// Writes the fm2 text to `out` a line at a time, so a marathon's movie (some 15 bytes a
+    /// frame) is never held whole in memory as text.
+    pub fn write_fm2(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
         for line in [
             "version 3".to_owned(),
             format!("emuVersion {}", env!("CARGO_PKG_VERSION").replace('.', "")),
@@ -146,17 +153,22 @@ impl Movie {
             format!("RAMInitSeed {}", self.power_on.seed()),
             AUTHOR_COMMENT.to_owned(),
         ] {
-            out.push_str(&line);
-            out.push('\n');
+            writeln!(out, "{line}")?;
         }
+        let mut pad = [b'.'; 8];
         for frame in &self.frames {
-            let pad: String = COLUMNS
-                .iter()
-                .map(|&(b, c)| if frame.buttons.contains(b) { c } else { '.' })
-                .collect();
-            let _ = writeln!(out, "|{}|{pad}|||", u32::from(frame.reset) * RESET);
+            for (cell, &(button, letter)) in pad.iter_mut().zip(&COLUMNS) {
+                *cell = if frame.buttons.contains(button) {
+                    letter as u8
+                } else {
+                    b'.'
+                };
+            }
+            write!(out, "|{}|", u32::from(frame.reset) * RESET)?;
+            out.write_all(&pad)?;
+            out.write_all(b"|||\n")?;
         }
-        out
+        Ok(())
     }
 
     /// Reads fm2 text: a gamepad on port 0, from power-on, with the power-on RAM its header

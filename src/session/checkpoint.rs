@@ -7,7 +7,7 @@ use base64::Engine as _;
 use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
 use serde::{Deserialize, Serialize};
-use std::io::{Read, Write};
+use std::io::Read;
 
 /// The extras, decoded.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -46,10 +46,10 @@ impl PluginSnapshot {
 
 impl Extras {
     pub fn encode(&self) -> Vec<u8> {
-        let json = serde_json::to_vec(self).unwrap_or_default();
         let mut gz = GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        // Writing to a Vec cannot fail.
-        let _ = gz.write_all(&json);
+        // Straight into the compressor: a marathon's movie is tens of megabytes as text, and
+        // its JSON copy need not exist. Writing to a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut gz, self);
         gz.finish().unwrap_or_default()
     }
 
