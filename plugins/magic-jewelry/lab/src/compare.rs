@@ -1,7 +1,7 @@
 //! `compare`: two strategies on the same seeded column sequences, with paired statistics.
 
 use super::runner::{check_foresight, foresee, objective_parser, play, SearchArgs, SimGameArgs};
-use super::stats::Stats;
+use super::stats::{ChainFigures, Stats};
 use super::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAYER, REFERENCE};
 use crate::args::Workers;
 use anyhow::bail;
@@ -90,6 +90,9 @@ pub struct Comparison {
     pub points_difference: f64,
     pub points_interval: [f64; 2],
     pub p_points: f64,
+    /// Each side's chains over all its sequences.
+    pub chains_a: ChainFigures,
+    pub chains_b: ChainFigures,
 }
 
 /// The two AIs compared: as given, the player for a missing B, the player against the
@@ -189,6 +192,11 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
     let (_, p_points, points_difference, points_sd) = paired_t(&point_diffs);
     let half = t_quantile(point_diffs.len() as f64 - 1.0, 0.05) * points_sd
         / (point_diffs.len() as f64).sqrt();
+    let chains = |skip: usize| {
+        let mut all = Stats::default();
+        side(skip).for_each(|s| all.merge(s));
+        all.chain_figures()
+    };
     let points = |skip: usize| {
         let (points, columns) = side(skip).fold((0, 0), |(p, c), s| (p + s.points, c + s.columns));
         points as f64 / columns.max(1) as f64
@@ -216,6 +224,8 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
         points_difference,
         points_interval: [points_difference - half, points_difference + half],
         p_points,
+        chains_a: chains(0),
+        chains_b: chains(1),
     })
 }
 
@@ -437,6 +447,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
             c.points_difference, c.points_interval[0], c.points_interval[1], c.p_points
         )?;
     }
+    writeln!(out, "chains, A: {}\nchains, B: {}", c.chains_a, c.chains_b)?;
     Ok(())
 }
 

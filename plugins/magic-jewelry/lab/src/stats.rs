@@ -15,6 +15,29 @@ pub const SPEED_BINS: usize = 64;
 /// Histogram bins for decision times, in microseconds (the last collects longer ones).
 pub const TIME_BINS: usize = 100_000;
 
+/// What the chains came to: the figures a score player is judged by.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ChainFigures {
+    /// Locks that set off at least one match.
+    pub clearing_locks: u64,
+    /// Match steps a clearing lock set off, on average.
+    pub steps_per_clearing_lock: f64,
+    /// The most steps one lock set off.
+    pub longest: u8,
+    /// The most points one lock scored.
+    pub best_lock_points: u64,
+}
+
+impl std::fmt::Display for ChainFigures {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} clearing locks, {:.3} steps each on average, longest {} steps; best lock {} points",
+            self.clearing_locks, self.steps_per_clearing_lock, self.longest, self.best_lock_points
+        )
+    }
+}
+
 /// Totals over one or more games.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Stats {
@@ -31,6 +54,12 @@ pub struct Stats {
     pub longest_without_clear: u64,
     /// `chains[n]`: locks with n match steps (0: no match).
     pub chains: Vec<u64>,
+    /// Match steps over all locks (exact, where `chains` bins the long ones together).
+    pub chain_steps: u64,
+    /// The most match steps one lock set off.
+    pub longest_chain: u8,
+    /// The most points one lock scored (its whole resolution, every step).
+    pub best_lock_points: u64,
     /// Cells removed by matches (a wild column's X's included).
     pub removed: u64,
     /// Jewels gone without a match (real rules): row -2 at collapses, (3, 0) under a spawn.
@@ -65,6 +94,9 @@ impl Default for Stats {
             clears: 0,
             longest_without_clear: 0,
             chains: vec![0; CHAIN_BINS],
+            chain_steps: 0,
+            longest_chain: 0,
+            best_lock_points: 0,
             removed: 0,
             erased: 0,
             game_overs: 0,
@@ -88,7 +120,32 @@ impl Stats {
         self.max_jewels = self.max_jewels.max(jewels);
         self.fill[(jewels as usize).min(FILL_BINS - 1)] += 1;
         self.chains[(chains as usize).min(CHAIN_BINS - 1)] += 1;
+        self.chain_steps += u64::from(chains);
+        self.longest_chain = self.longest_chain.max(chains);
         self.removed += u64::from(removed);
+    }
+
+    /// Locks that set off at least one match.
+    pub fn clearing_locks(&self) -> u64 {
+        self.chains.iter().skip(1).sum()
+    }
+
+    /// The chain figures of these games.
+    pub fn chain_figures(&self) -> ChainFigures {
+        ChainFigures {
+            clearing_locks: self.clearing_locks(),
+            steps_per_clearing_lock: self.steps_per_clearing_lock(),
+            longest: self.longest_chain,
+            best_lock_points: self.best_lock_points,
+        }
+    }
+
+    /// Match steps a clearing lock sets off, on average (0 when none cleared).
+    pub fn steps_per_clearing_lock(&self) -> f64 {
+        match self.clearing_locks() {
+            0 => 0.0,
+            locks => self.chain_steps as f64 / locks as f64,
+        }
     }
 
     /// Records what one column did (the clear counts are kept by the runner).
@@ -109,6 +166,7 @@ impl Stats {
         let (chains, removed) = outcome.map_or((0, 0), |o| (o.chains, o.removed));
         self.erased += outcome.map_or(0, |o| u64::from(o.erased));
         self.points += turn.points();
+        self.best_lock_points = self.best_lock_points.max(turn.points());
         if turn.wild {
             self.wild_points += turn.points();
         }
@@ -203,6 +261,9 @@ impl Stats {
         for (a, b) in self.chains.iter_mut().zip(&other.chains) {
             *a += b;
         }
+        self.chain_steps += other.chain_steps;
+        self.longest_chain = self.longest_chain.max(other.longest_chain);
+        self.best_lock_points = self.best_lock_points.max(other.best_lock_points);
         self.removed += other.removed;
         self.erased += other.erased;
         self.game_overs += other.game_overs;
@@ -316,6 +377,11 @@ mod tests {
         assert_eq!(a.fill[90], 1);
         assert_eq!(a.chains[CHAIN_BINS - 1], 1);
         assert_eq!(a.removed, 3);
+        // The histogram bins 17 steps with 15; the exact figures keep them.
+        assert_eq!((a.chain_steps, a.longest_chain), (18, 17));
+        assert_eq!(a.clearing_locks(), 2);
+        assert_eq!(a.steps_per_clearing_lock(), 9.0);
+        assert_eq!(Stats::default().steps_per_clearing_lock(), 0.0);
     }
 
     #[test]

@@ -105,6 +105,7 @@ pub fn summary(report: &Report) -> String {
         .map(|(len, n)| format!("{len}:{n}"))
         .collect();
     out += &format!("chain lengths (steps:locks): {}\n", chains.join(" "));
+    out += &format!("chains: {}\n", s.chain_figures());
     let fill: Vec<String> = s
         .fill
         .iter()
