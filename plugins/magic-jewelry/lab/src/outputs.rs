@@ -66,26 +66,15 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// Writes `path` whole or not at all: `write` makes the file at a hidden partial path beside
-/// it (same extension, for writers that pick the format from it), which is renamed over
-/// `path` only once written; a failed write leaves `path` as it was.
+/// Writes `path` whole or not at all (the engine's
+/// [`write_whole_with`](magic_jewelry::engine::eval::write_whole_with)), naming `path` in any
+/// error.
 pub fn write_whole(
     path: &Path,
     write: impl FnOnce(&Path) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let (stem, extension) = name.rsplit_once('.').unwrap_or((&name, ""));
-    let partial = path.with_file_name(format!(
-        ".{stem}.{}.partial.{extension}",
-        std::process::id()
-    ));
-    let written = write(&partial).and_then(|()| {
-        std::fs::rename(&partial, path).with_context(|| format!("cannot write {}", path.display()))
-    });
-    if written.is_err() {
-        let _ = std::fs::remove_file(&partial);
-    }
-    written
+    magic_jewelry::engine::eval::write_whole_with(path, write)
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// `sim --out DIR` writes several files of fixed names into DIR: only into an empty or new one

@@ -145,13 +145,29 @@ pub enum EvaluationFileError {
 /// an evaluation file is replaced only by a complete new one.
 pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
+    write_whole_with(path, |partial| {
+        let mut file = std::fs::File::create(partial)?;
+        file.write_all(bytes)?;
+        file.sync_all()
+    })
+}
+
+/// Makes `path` whole or not at all: `write` makes the file at a hidden partial path beside it
+/// (with the same extension, for writers that pick the format from it), which is renamed over
+/// `path` once written; a failed write leaves `path` as it was and no partial file.
+pub fn write_whole_with<E: From<std::io::Error>>(
+    path: &Path,
+    write: impl FnOnce(&Path) -> Result<(), E>,
+) -> Result<(), E> {
     let name = path
         .file_name()
-        .map_or_else(|| "evaluation".into(), |n| n.to_string_lossy().into_owned());
-    let partial = path.with_file_name(format!(".{name}.{}.partial", std::process::id()));
-    let written = std::fs::File::create(&partial)
-        .and_then(|mut file| file.write_all(bytes).and_then(|()| file.sync_all()))
-        .and_then(|()| std::fs::rename(&partial, path));
+        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+    let (stem, extension) = name.rsplit_once('.').unwrap_or((&name, ""));
+    let partial = path.with_file_name(format!(
+        ".{stem}.{}.partial.{extension}",
+        std::process::id()
+    ));
+    let written = write(&partial).and_then(|()| Ok(std::fs::rename(&partial, path)?));
     if written.is_err() {
         let _ = std::fs::remove_file(&partial);
     }
