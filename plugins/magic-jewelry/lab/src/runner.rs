@@ -115,15 +115,6 @@ impl SearchArgs {
     }
 }
 
-/// Foresight's beam search ranks boards for survival: with the score objective it would quietly
-/// play to survive, so the two are refused together.
-pub fn check_foresight(objective: Objective, foresight: bool) -> anyhow::Result<()> {
-    if foresight && objective == Objective::Score {
-        anyhow::bail!("--foresight plays to survive: it cannot be combined with --objective score");
-    }
-    Ok(())
-}
-
 /// `strategy` with foresight when `config` asks for it.
 pub fn foresee(strategy: Box<dyn Strategy>, config: Option<ForesightConfig>) -> Box<dyn Strategy> {
     match config {

@@ -77,6 +77,9 @@ pub struct Player {
     stats: PlayerStats,
     /// The explanation of a decision not yet taken by [`Player::take_explanation`].
     fresh_explanation: Option<String>,
+    /// What went astray when a column locked elsewhere than planned, not yet taken by
+    /// [`Player::take_off_plan_note`].
+    off_plan_note: Option<String>,
 }
 
 /// How a decision that came back turned out.
@@ -102,6 +105,7 @@ impl Player {
             pressed: Buttons::NONE,
             stats: PlayerStats::default(),
             fresh_explanation: None,
+            off_plan_note: None,
         }
     }
 
@@ -181,6 +185,11 @@ impl Player {
         self.fresh_explanation.take()
     }
 
+    /// Why the last column locked elsewhere than planned, once.
+    pub fn take_off_plan_note(&mut self) -> Option<String> {
+        self.off_plan_note.take()
+    }
+
     pub fn stats(&self) -> PlayerStats {
         let mut stats = self.stats.clone();
         stats.decisions = self.search.decisions;
@@ -254,6 +263,16 @@ impl Player {
                 self.stats.locked_as_planned += 1;
             } else {
                 self.stats.locked_off_plan += 1;
+                self.off_plan_note = Some(format!(
+                    "locked off plan: {} at x {} row {}, planned {} at x {} row {} (planned from {:?})",
+                    Column(locked.jewels),
+                    locked.x,
+                    locked.y,
+                    plan.target_jewels,
+                    plan.target_x,
+                    plan.target_y,
+                    plan.start,
+                ));
             }
         }
         if events.spawned {

@@ -137,9 +137,11 @@ impl Plugin for MagicJewelryPlugin {
         ctx.set_buttons(buttons);
         let decision = u32::try_from(player.last_decision().as_micros()).unwrap_or(u32::MAX);
         let note = player.take_explanation();
+        let off_plan = player.take_off_plan_note();
         self.history
             .observe(ctx.frame_number(), &view, events, decision);
         status::show(self, ctx, &view, note);
+        ctx.status().notes.extend(off_plan);
     }
 
     fn on_reset(&mut self) {

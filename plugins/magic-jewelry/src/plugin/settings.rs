@@ -13,11 +13,6 @@ use std::time::Duration;
 /// The `weights` option's value for the built-in evaluation.
 pub const BUILT_IN: &str = "built-in";
 
-/// Foresight's beam search ranks boards for survival: with the score objective it would quietly
-/// play to survive, so the two are refused together.
-const FORESIGHT_SURVIVES: &str =
-    "foresight plays to survive: it cannot be combined with the score objective";
-
 /// Work and time limits: whole numbers, 0 for none.
 const LIMIT_RANGE: NumberRange = NumberRange {
     min: 0.0,
@@ -106,14 +101,6 @@ impl Settings {
         player.set_budget(self.budget());
     }
 
-    /// Settings that cannot go together.
-    fn check(&self) -> Result<(), String> {
-        if self.foresight && self.objective == Objective::Score {
-            return Err(FORESIGHT_SURVIVES.to_owned());
-        }
-        Ok(())
-    }
-
     /// The options as the host lists them, with their current values.
     pub fn options(&self) -> Vec<PluginOption> {
         OPTIONS.iter().map(|option| option.describe(self)).collect()
@@ -128,7 +115,6 @@ impl Settings {
             .ok_or_else(|| format!("no option `{name}`"))?;
         let mut changed = self.clone();
         (option.set)(&mut changed, value)?;
-        changed.check()?;
         Ok((changed, option.change))
     }
 

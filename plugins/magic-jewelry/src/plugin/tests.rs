@@ -110,21 +110,18 @@ fn a_frozen_combo_past_nine_never_panics_the_plug_in() {
     assert_eq!(stats.worker_restarts, 0, "the search panicked");
 }
 
-/// The score objective and foresight are refused together, in either order.
+/// Foresight plans for the score objective too, set in either order.
 #[test]
-fn foresight_and_the_score_objective_are_refused_together() {
-    let mut plugin = attached();
-    plugin.set_option("foresight", "on").expect("foresight");
-    let error = plugin.set_option("objective", "score").unwrap_err();
-    assert!(error.contains("survive"), "{error}");
-    assert_eq!(plugin.settings.objective, Objective::Survive);
-    plugin.set_option("foresight", "off").expect("foresight");
-    plugin
-        .set_option("objective", "score")
-        .expect("an objective");
-    let error = plugin.set_option("foresight", "on").unwrap_err();
-    assert!(error.contains("survive"), "{error}");
-    assert!(!plugin.settings.foresight);
+fn foresight_and_the_score_objective_go_together() {
+    for options in [["foresight", "objective"], ["objective", "foresight"]] {
+        let mut plugin = attached();
+        for option in options {
+            let value = if option == "foresight" { "on" } else { "score" };
+            plugin.set_option(option, value).expect(option);
+        }
+        assert_eq!(plugin.settings.objective, Objective::Score);
+        assert!(plugin.settings.foresight);
+    }
 }
 
 /// Every real frame with the column mixed wild and coloured, the timers and speeds at

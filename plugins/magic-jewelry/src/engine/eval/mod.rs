@@ -7,6 +7,7 @@
 
 pub mod features;
 pub mod parameters;
+pub mod ready;
 pub mod score;
 pub mod value;
 pub mod weights;

@@ -26,6 +26,7 @@
 //! (1,610-1,810 a column on seed 13 over 20,000 columns) but lets the board reach 63-70 jewels
 //! of 78.
 
+use super::ready::ready_chain;
 use super::Evaluator;
 use crate::engine::rules::board::{Board, COLOURS, VISIBLE_ROWS, WIDTH};
 use crate::engine::rules::scoring::step_points;
@@ -93,6 +94,8 @@ pub struct ScoreWeights {
     /// board with one gets no hoard or combo credit.
     pub safe_height: u8,
     pub danger: f64,
+    /// Share of the points of the chain the board holds ready ([`ready_chain`]) counted now.
+    pub ready: f64,
 }
 
 impl Default for ScoreWeights {
@@ -106,6 +109,7 @@ impl Default for ScoreWeights {
             closeness_power: p::SCORE_CLOSENESS_POWER,
             safe_height: p::SCORE_SAFE_HEIGHT,
             danger: p::SCORE_DANGER,
+            ready: p::SCORE_READY,
         }
     }
 }
@@ -168,6 +172,10 @@ impl<E: Evaluator> ScoreEvaluator<E> {
             return value - w.danger * f64::from(over);
         }
         value += w.combo * f64::from(counters.combo);
+        if w.ready > 0.0 {
+            let ready = ready_chain(rules, board, counters.combo);
+            value += w.ready * ready.points as f64 / w.points_per_jewel;
+        }
         value += if wild_due {
             best_wild(rules, board, counters) as f64 / w.points_per_jewel
         } else {

@@ -185,6 +185,17 @@ pub(crate) fn lock_unchecked(
     outcome
 }
 
+/// Drops one jewel of `colour` on column `x` and resolves what it sets off: a probe of the
+/// chains a board holds ready, not a move of the game. The caller keeps column `x` below the
+/// top.
+#[inline]
+pub(crate) fn drop_jewel(rules: RuleSet, board: &mut Board, x: usize, colour: u8) -> LockOutcome {
+    let mut outcome = LockOutcome::default();
+    board.push(x, colour);
+    settle(board, rules, &mut outcome);
+    outcome
+}
+
 /// True when the cell at (x, i) is inside the board (for tests of the bit layout).
 #[cfg(test)]
 pub(crate) fn in_board(x: usize, i: usize) -> bool {

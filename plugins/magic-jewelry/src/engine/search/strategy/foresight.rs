@@ -5,8 +5,9 @@
 //! Each beam node is a board after some of the known columns, with the counters that decide
 //! when the wild column comes and how fast the columns fall. Every reachable placement of the
 //! node's next column is expanded, lost boards are dropped, and the best [`ForesightConfig::beam`]
-//! boards by the evaluator's score (less the interim cost of the boards on the way, as `smart`
-//! and `deep` count it) go on to the next depth. The first placement of the best board at the
+//! boards by the fair strategy's value of the path (less the interim cost of the boards on the
+//! way, as `smart` and `deep` count it) go on to the next depth: the board's score for the
+//! survive objective, the board with the points scored on the way for the score objective. The first placement of the best board at the
 //! last depth is the choice. Work is counted in boards evaluated, so a work budget gives the same
 //! choices on every machine; a time budget can stop it earlier.
 
@@ -59,7 +60,10 @@ struct Node {
     used: usize,
     /// The current column's placement that leads here.
     first: Placement,
-    /// The evaluator's score less the interim cost of the boards before it.
+    /// Points the path's locks scored.
+    points: u64,
+    /// The fair strategy's value of the path ([`Strategy::path_value`]) less the interim cost
+    /// of the boards before it.
     score: f64,
     /// Interim cost of the boards on the way (the board itself excluded).
     interim: f64,
@@ -166,7 +170,8 @@ impl Foresight {
         } = *question;
         let began = Instant::now();
         let rules = self.fair.rules();
-        let evaluator = self.fair.evaluator();
+        let fair = &*self.fair;
+        let evaluator = fair.evaluator();
         let config = self.config;
         let mut work = 0u64;
         let placements = reachable(board, start, input);
@@ -177,6 +182,7 @@ impl Foresight {
             wild: current.is_wild(),
             used: 0,
             first,
+            points: 0,
             score: 0.0,
             interim: 0.0,
         };
@@ -233,13 +239,16 @@ impl Foresight {
                         }
                         let mut counters = parent.counters;
                         let resolution = counters.count(rules, outcome, p.y, column.is_wild());
+                        let points = parent.points + resolution.points;
+                        let value = fair.path_value(after, &counters, points, resolution.wild_due);
                         children.push(Node {
                             board: *after,
                             counters,
                             wild: resolution.wild_due,
                             used: parent.used + usize::from(!column.is_wild()),
                             first: if depth == 0 { *p } else { parent.first },
-                            score: evaluator.score(after) - interim,
+                            points,
+                            score: value - interim,
                             interim,
                         });
                     },

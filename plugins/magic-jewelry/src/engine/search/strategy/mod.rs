@@ -25,7 +25,7 @@ use crate::engine::eval::weights::Weights;
 use crate::engine::eval::{AnyEvaluator, Evaluator};
 use crate::engine::rules::board::{Board, Column};
 use crate::engine::rules::resolve::{lock_unchecked, LockOutcome};
-use crate::engine::rules::RuleSet;
+use crate::engine::rules::{Counters, RuleSet};
 use std::time::{Duration, Instant};
 
 /// Score of a board where the game is lost: below anything an evaluation returns.
@@ -143,6 +143,21 @@ pub trait Strategy: Send {
     /// ranks first placements with (`deep`: current + next, before its look-ahead decides).
     fn ranking(&self) -> &[Choice] {
         self.seat().ranking
+    }
+
+    /// What the board at the end of a planned path is worth to it, with the game's
+    /// `counters` after the path, the `points` its locks scored, and whether the wild column
+    /// comes next: the survive objective values the board alone, the score objective the points
+    /// too ([`ScoreEvaluator::leaf`](crate::engine::eval::ScoreEvaluator::leaf)). Foresight ranks
+    /// its beam with it.
+    fn path_value(
+        &self,
+        board: &Board,
+        _counters: &Counters,
+        _points: u64,
+        _wild_due: bool,
+    ) -> f64 {
+        self.evaluator().score(board)
     }
 
     /// The rules it plays by.

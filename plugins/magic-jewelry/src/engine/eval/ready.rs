@@ -1,0 +1,128 @@
+//! The chain a board holds ready: the richest resolution that one more jewel, dropped on any
+//! column, sets off. Puyo Puyo bots grade a board by the chain it can fire; the score objective
+//! does the same, so that a board prepared for a 3- or 4-step chain outranks one that cashed
+//! three cells.
+//!
+//! Only colours that touch the cell the jewel lands on can match there, so each column tries
+//! the colours of its landing cell's neighbours (two or three on most boards) rather than all
+//! six.
+
+use crate::engine::rules::board::{Board, COLOURS, VISIBLE_ROWS, WIDTH};
+use crate::engine::rules::resolve::drop_jewel;
+use crate::engine::rules::scoring::step_points;
+use crate::engine::rules::RuleSet;
+
+/// The best chain a board holds ready.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Ready {
+    /// Points it scores with the combo counter at the value asked for.
+    pub points: u64,
+    /// Its resolution steps (0: no jewel matches anything).
+    pub steps: u8,
+    /// Cells it removes.
+    pub cells: u16,
+    /// Column the jewel goes in.
+    pub x: u8,
+    /// The jewel's colour.
+    pub colour: u8,
+}
+
+/// Neighbours of a landing cell that a match through it can use: below, beside, and the four
+/// diagonals (rows grow downwards).
+const NEIGHBOURS: [(i8, i8); 7] = [(0, 1), (-1, 0), (1, 0), (-1, 1), (1, 1), (-1, -1), (1, -1)];
+
+/// The best chain one jewel sets off on `board`, scored with the combo counter at `combo`.
+/// Columns with no room for a whole column (three jewels) below the top are skipped: the
+/// trigger must be a move the game allows without losing.
+pub fn ready_chain(rules: RuleSet, board: &Board, combo: u8) -> Ready {
+    let mut best = Ready::default();
+    for x in 0..WIDTH {
+        if board.height(x) + 3 > VISIBLE_ROWS {
+            continue;
+        }
+        let row = board.rest_row(x);
+        let mut colours = 0u8;
+        for (dx, dy) in NEIGHBOURS {
+            let nx = x as i8 + dx;
+            if (0..WIDTH as i8).contains(&nx) {
+                let cell = board.get(row + dy, nx as usize);
+                if (1..=COLOURS).contains(&cell) {
+                    colours |= 1 << cell;
+                }
+            }
+        }
+        for colour in 1..=COLOURS {
+            if colours >> colour & 1 == 0 {
+                continue;
+            }
+            let mut after = *board;
+            let outcome = drop_jewel(rules, &mut after, x, colour);
+            if outcome.chains == 0 {
+                continue;
+            }
+            let points = (1..)
+                .zip(outcome.step_counts())
+                .map(|(step, &cells)| step_points(step, u32::from(cells), combo, row))
+                .sum();
+            if points > best.points {
+                best = Ready {
+                    points,
+                    steps: outcome.chains,
+                    cells: outcome.removed,
+                    x: x as u8,
+                    colour,
+                };
+            }
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ready(text: &str) -> Ready {
+        ready_chain(RuleSet::Real, &Board::from_text(text).unwrap(), 0)
+    }
+
+    #[test]
+    fn nothing_ready_on_an_empty_or_scattered_board() {
+        assert_eq!(ready(""), Ready::default());
+        assert_eq!(ready("123456"), Ready::default());
+    }
+
+    /// Two 1s side by side: a 1 beside them matches three, 300 points with the landing bonus
+    /// of row 12 (0).
+    #[test]
+    fn a_pair_holds_a_match_ready() {
+        let r = ready("11....");
+        assert_eq!((r.points, r.steps, r.cells, r.colour), (300, 1, 3, 1));
+        assert_eq!(r.x, 2);
+    }
+
+    /// A 1 on column 2 lands in row 10 beside two 1s and clears them; the 2 above falls
+    /// onto the two 2s of column 0 and clears them: two steps of 3 cells, each with the
+    /// landing bonus of row 10 (2 points).
+    #[test]
+    fn a_prepared_chain_is_found_with_its_steps() {
+        let r = ready("2.....\n11....\n243...\n234...");
+        assert_eq!((r.x, r.colour, r.steps, r.cells), (2, 1, 2, 6), "{r:?}");
+        assert_eq!(r.points, 302 + 602);
+    }
+
+    /// A column without room for a whole column is no trigger, whatever it would set off:
+    /// column 0 is full with a pair of 1s on top, so the 3 beside the floor's pair is best;
+    /// four jewels shorter, the 1 on column 0 scores more (its landing bonus, 9).
+    #[test]
+    fn a_column_without_room_is_skipped() {
+        let mut rows = vec!["1.....", "1....."];
+        rows.extend(["2.....", "1....."].repeat(4));
+        rows.extend(["2.....", "3.....", "433..."]);
+        let r = ready(&rows.join("\n"));
+        assert_eq!((r.x, r.colour, r.points), (3, 3, 300));
+        let lower = [&rows[..2], &rows[6..]].concat();
+        let r = ready(&lower.join("\n"));
+        assert_eq!((r.x, r.colour, r.points), (0, 1, 309), "{r:?}");
+    }
+}
