@@ -2,29 +2,35 @@
 //! under the real game's scoring, while staying safe.
 //!
 //! A path's leaf is worth its survival value (the board evaluator's score, in jewels) plus the
-//! points its locks scored, converted to jewels, plus what the counters promise: the combo
-//! counter (every later match scores `100 + 10 · combo` a cell shape) and the wild column to
-//! come, which removes every cell of the colour it lands on in one step, so that a hoard of one
-//! colour is worth a quadratic number of points the closer the wild column is.
+//! points its locks scored, converted to jewels, plus what the board promises:
+//! - the chain it holds ready ([`ready_chain`]): the richest resolution one more jewel sets off,
+//!   counted at [`ScoreWeights::ready`] times its points. A step s scores 2^(s-1) times its
+//!   cells' value, so a board prepared for a 3- or 4-step chain outranks one that cashed three
+//!   cells, and the search builds chains rather than firing every match it sees;
+//! - the combo counter (every later match scores `100 + 10 · combo` a cell shape);
+//! - the wild column to come, which removes every cell of the colour it lands on in one step,
+//!   so that a hoard of one colour is worth a quadratic number of points the closer the wild
+//!   column is.
 //!
-//! Stacks taller than [`ScoreWeights::safe_height`] cost jewels and earn no hoard or combo
-//! credit: the hoard is bought with jewels on the board, never with the game.
+//! Stacks taller than [`ScoreWeights::safe_height`] cost jewels and earn no credit: points are
+//! bought with jewels on the board, never with the game.
 //!
 //! # Figures
 //!
-//! Real rules, the player's evaluation (`jewelbot sim --rules real --objective score --columns
-//! 100000 --seed 7`): 1,396.9 points a column (771.4 of them by the wild columns) against the
-//! survive objective's 684.96, no game over, 24.7 jewels on the board on average (max 61)
-//! against 8.3. Paired on the same sequences (`jewelbot compare --ai player --ai player
-//! --objective score --objective survive --columns 10000 --seeds 10 --seed 7`): 730.1 points a
-//! column more (95% interval 695.1 to 765.1), no game over on either side.
+//! Real rules, the player's evaluation, 100,000 columns of seed 7 (`jewelbot sim --rules real
+//! --objective score --columns 100000 --seed 7`): 3,428.2 points a column (374.8 of them by
+//! the wild columns) against the survive objective's 687.7 (5.0 times), no game over, 22.1
+//! jewels on the board on average (max 61) against 8.3; 1.51 steps a clearing lock against
+//! 1.23, the longest chain 12 steps against 5. Without the ready chain (hoard 3, the objective
+//! before it) the same columns gave 1,396.9 a column and 1.28 steps a clearing lock. Paired on
+//! seeds 1-10 (10,000 columns each), the ready chain adds 2,108.0 points a column (95%
+//! interval 1,936.9 to 2,279.1), no game over on either side.
 //!
-//! The weights were chosen on seeds 11-13 (5,000 then 20,000 columns). With little hoard
-//! credit (0.5 at the square of the closeness) and the combo worth 1-5 jewels, 712-758 points a
-//! column against survival's 683 on seed 11; the hoard's credit at 2-10 (the square root of the
-//! closeness) is what doubles the points. A safe height of 10 or 11 scores more again
-//! (1,610-1,810 a column on seed 13 over 20,000 columns) but lets the board reach 63-70 jewels
-//! of 78.
+//! The weights were chosen on seeds 11-13 (5,000 columns). The ready chain at 0.3, 0.6, 0.8
+//! and 1.0 of its points gave 1,770, 2,407, 2,891 and 3,254 a column on seed 11; with it, the
+//! hoard's credit at 1.5 rather than 3 keeps the board lower (about 21 jewels rather than 27)
+//! and scores as much or more (3,453-4,176 a column at 1.2); without any hoard credit the
+//! board stays near 10 jewels and the points fall to about 1,150.
 
 use super::ready::ready_chain;
 use super::Evaluator;
