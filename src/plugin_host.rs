@@ -9,7 +9,7 @@
 
 use jewelbot_plugin::{
     Buttons, FrameContext, FrameOutputs, Inspection, Milestone, Plugin, PluginOption, Ram,
-    Recording, RomIdentity, Series, Stat, Status, StopCondition,
+    Recording, RomIdentity, Series, Stat, Status, StopCondition, Story,
 };
 use std::collections::VecDeque;
 use std::panic::{self, AssertUnwindSafe};
@@ -469,6 +469,17 @@ impl PluginHost {
                 guarded(|| slot.plugin.inspect(ram))
                     .ok()
                     .map(|i| (slot.name().to_owned(), i))
+            })
+            .collect()
+    }
+
+    /// What the active plug-ins tell a watcher, with charts of at most `recent` events.
+    pub fn stories(&self, recent: usize) -> Vec<(String, Story)> {
+        self.active()
+            .filter_map(|slot| {
+                guarded(|| slot.plugin.story(recent))
+                    .ok()
+                    .map(|story| (slot.name().to_owned(), story))
             })
             .collect()
     }

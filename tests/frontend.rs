@@ -1,4 +1,5 @@
-//! The frontend's composition (picture, overlay, RAM inspector, status bar) compared with a
+//! The frontend's composition (picture and marks, status band with the input display, the
+//! dashboard's figures and charts, RAM inspector with a selected address) compared with a
 //! committed image, and the key table in docs/keys.md kept in step with the bindings.
 //!
 //! Regenerate both after an intended change with
@@ -10,22 +11,27 @@
 use jewelbot::cartridge;
 use jewelbot::frontend::canvas::Canvas;
 use jewelbot::frontend::changes::Changes;
-use jewelbot::frontend::compose;
 use jewelbot::frontend::view::{self, Snapshot, Ui};
+use jewelbot::frontend::{compose, layout, panel};
 use jewelbot::frontend::{input, screenshot};
 use jewelbot::session::{Session, SessionConfig};
-use jewelbot_plugin::{Buttons, Field, FrameContext, Inspection, Panel, Plugin, Ram, RomIdentity};
+use jewelbot_plugin::{
+    Buttons, Chart, Field, Figure, FrameContext, Inspection, Panel, Plugin, Ram, RomIdentity, Story,
+};
 use magic_jewelry::screen;
 use std::path::{Path, PathBuf};
 
 /// Frame at which the picture is taken.
 const FRAME: u64 = 900;
-/// Window size of the golden image: the picture at 2x beside the inspector.
-const WIDTH: usize = 1200;
+/// Window size of the golden image, a 1280x720 screen: the picture at 2x with the band and
+/// the dashboard below it, the inspector beside.
+const WIDTH: usize = 1280;
 const HEIGHT: usize = 720;
+/// The address selected in the inspector: its full description shows.
+const SELECTED: u16 = 0x5D;
 
-/// Starts the game, then publishes deterministic lines, a mark on the falling column and an
-/// inspection of a few documented addresses. (The real plug-in's lines hold timings, and its
+/// Starts the game, then publishes deterministic lines, a mark on the falling column, an
+/// inspection of a few documented addresses and a story of fixed figures and charts. (The real plug-in's lines hold timings, and its
 /// wording belongs to the plug-in, not to the frontend under test.)
 struct Overlay;
 
@@ -75,7 +81,13 @@ impl Plugin for Overlay {
                 field(0x56, 1, "column x", "falling column x"),
                 field(0x57, 1, "column y", "bottom jewel row"),
                 field(0x59, 1, "fall timer", "counts up to the fall speed"),
-                field(0x5C, 3, "current", "colours, top first"),
+                field(
+                    0x5C,
+                    3,
+                    "current",
+                    "colours of the falling column, top jewel first; all 7 for the wild column, \
+                     and the top one 8 while a landed wild column is resolved",
+                ),
                 field(0x77, 8, "score", "decimal digits, lowest first, cut here"),
             ],
             panels: vec![Panel {
@@ -84,9 +96,34 @@ impl Plugin for Overlay {
             }],
         }
     }
+
+    fn story(&self, recent: usize) -> Story {
+        let wave = |i: usize| ((i * 37) % 23) as f64;
+        Story {
+            figures: vec![
+                Figure::new("columns", "1,234"),
+                Figure::new("points a column", "1,397"),
+                Figure::new("biggest chain", "4 steps, 16,106"),
+                Figure::new("tallest stack", "7 now, max 11"),
+                Figure::new("game overs", "0"),
+            ],
+            charts: vec![
+                Chart {
+                    label: "jewels on the board".into(),
+                    values: (0..recent.min(300)).map(|i| 10.0 + wave(i) / 2.0).collect(),
+                },
+                Chart {
+                    label: "points a column".into(),
+                    values: (0..recent.min(300))
+                        .map(|i| if i % 9 == 0 { 300.0 * wave(i) } else { 0.0 })
+                        .collect(),
+                },
+            ],
+        }
+    }
 }
 
-/// Declines every ROM, so the overlay shows its notice.
+/// Declines every ROM, so the band shows its notice.
 struct Declines;
 
 impl Plugin for Declines {
@@ -109,25 +146,36 @@ fn session() -> Session {
     .expect("session")
 }
 
+/// Every part shown, an address selected, and the bar and message as the window sets them.
+fn golden_ui(snapshot: &Snapshot) -> Ui {
+    Ui {
+        inspector: true,
+        inspector_lines: panel::content_lines(&snapshot.inspections),
+        selected: Some(SELECTED),
+        bar: "AI plays | 1x | slot 1 | 60 fps | F1 help".into(),
+        message: Some("saved slot 1".into()),
+        ..Ui::default()
+    }
+}
+
 fn compose_at_frame() -> Canvas {
     let mut session = session();
     let mut changes = Changes::new();
     while session.frame_number() < FRAME - 1 {
         session.run_frame().expect("frame");
     }
-    let before = Snapshot::capture(&mut session, true);
+    let every_part = Ui {
+        inspector: true,
+        ..Ui::default()
+    };
+    let before = Snapshot::capture(&mut session, &every_part);
     changes.observe(&before.inspections, &before.ram, 1_000);
     session.run_frame().expect("frame");
-    let snapshot = Snapshot::capture(&mut session, true);
+    let snapshot = Snapshot::capture(&mut session, &every_part);
     // Changes from the last frame are lit at half strength.
     let now = 1_000 + jewelbot::frontend::changes::HIGHLIGHT_MS / 2;
     changes.observe(&snapshot.inspections, &snapshot.ram, 1_000);
-    let ui = Ui {
-        panel: true,
-        bar: "AI plays | 1x | slot 1 | 60 fps | F1 help".into(),
-        message: Some("saved slot 1".into()),
-        ..Ui::default()
-    };
+    let ui = golden_ui(&snapshot);
     let mut canvas = Canvas::new(WIDTH, HEIGHT);
     compose::compose(
         &mut canvas,
@@ -186,18 +234,39 @@ fn composition_matches_the_golden_image() {
 }
 
 #[test]
-fn the_composition_shows_game_overlay_and_panel() {
+fn the_composition_shows_every_part() {
     let canvas = compose_at_frame();
-    let layout = compose::layout(
-        WIDTH,
-        HEIGHT,
+    let mut session = session();
+    let snapshot = Snapshot::capture(
+        &mut session,
         &Ui {
-            panel: true,
+            inspector: true,
             ..Ui::default()
         },
     );
-    let panel = layout.panel.expect("panel shown");
+    let layout = layout::layout(WIDTH, HEIGHT, &golden_ui(&snapshot));
+    assert_eq!(layout.scale, 2, "the largest scale that fits 1280x720");
+    let panel = layout.inspector.expect("inspector shown");
+    let dashboard = layout.dashboard.expect("dashboard shown");
     let game = layout.game;
+    // The parts sit side by side or one below the other, never over the picture.
+    assert!(layout.band.y >= game.bottom() && dashboard.y >= layout.band.bottom());
+    assert!(panel.x >= game.right() && panel.right() <= WIDTH as i32);
+    // Every labelled address and every row of the board are drawn: the inspector's content
+    // fits above its description and hex view.
+    let lines = panel::content_lines(&snapshot.inspections);
+    assert!(lines >= 5 + 15, "{lines} lines");
+    assert!(
+        ((2 + lines + layout::DETAIL_LINES) * layout::line_height(layout.text)) as i32
+            <= panel.height,
+        "{lines} lines do not fit {panel:?}"
+    );
+    // The dashboard's charts have bars.
+    let bars = (dashboard.y..dashboard.bottom())
+        .flat_map(|y| (dashboard.x..dashboard.right()).map(move |x| (x, y)))
+        .filter(|&(x, y)| canvas.pixel(x as usize, y as usize) == Some([90, 170, 255, 255]))
+        .count();
+    assert!(bars > 100, "{bars} pixels of bars");
     // The picture is not blank.
     let colours: std::collections::HashSet<_> = (game.y..game.bottom())
         .step_by(7)

@@ -6,7 +6,9 @@ use super::canvas::Canvas;
 use super::changes::Changes;
 use super::compose;
 use super::input::{self, Action, Input};
+use super::layout;
 use super::pacing::{Due, Pacer, Speed};
+use super::panel;
 use super::presenter::Presenter;
 use super::view::{Aspect, Snapshot, Ui, HEX_ROWS};
 use super::{screenshot, states, Options};
@@ -31,6 +33,8 @@ const IDLE_TICK: Duration = Duration::from_millis(50);
 const UNTHROTTLED_REDRAW: Duration = Duration::from_millis(33);
 /// Hex rows moved by one wheel notch.
 const WHEEL_ROWS: f32 = 2.0;
+/// The largest picture scale a window opens at when none is asked for.
+const MOST_SCALE: usize = 8;
 
 pub struct App {
     options: Options,
@@ -54,8 +58,8 @@ pub struct App {
     message: Option<(String, Instant)>,
     started: Instant,
     cursor: (f64, f64),
-    /// Where the last picture put the hex view's bytes.
-    hex_area: Option<super::panel::HexArea>,
+    /// Where the last picture put what a click in the inspector selects.
+    clickable: panel::Clickable,
     /// The monitor's size in pixels (or the default screen's), to fit the window in.
     screen: (usize, usize),
     fps: FpsMeter,
@@ -68,7 +72,7 @@ pub struct App {
 impl App {
     pub fn new(session: Session, audio: Audio, options: Options) -> Self {
         let ui = Ui {
-            panel: options.inspector,
+            inspector: options.inspector,
             aspect: if options.square_pixels {
                 Aspect::Square
             } else {
@@ -95,8 +99,8 @@ impl App {
             message: None,
             started: Instant::now(),
             cursor: (0.0, 0.0),
-            hex_area: None,
-            screen: compose::DEFAULT_SCREEN,
+            clickable: panel::Clickable::default(),
+            screen: layout::DEFAULT_SCREEN,
             fps: FpsMeter::default(),
             last_redraw: Instant::now(),
             error: None,
@@ -241,18 +245,13 @@ impl App {
 
     fn create_window(&mut self, event_loop: &ActiveEventLoop) -> anyhow::Result<()> {
         self.screen = screen_size(event_loop);
-        let scale = compose::fitting_scale(
-            self.options.scale.max(1) as usize,
-            self.ui.panel,
-            self.ui.aspect,
-            self.screen,
-        );
-        let (w, h) = compose::window_size(scale, self.ui.panel, self.ui.aspect);
+        self.measure_inspector();
+        let (w, h) = layout::window_size(&self.ui, self.screen, self.most_scale());
         let mut attributes = Window::default_attributes()
             .with_title(format!("jewelbot - {}", self.session.rom().name))
             .with_inner_size(PhysicalSize::new(w as u32, h as u32))
             .with_min_inner_size(LogicalSize::new(
-                compose::game_width(1, self.ui.aspect) as u32,
+                layout::game_width(1, self.ui.aspect) as u32,
                 SCREEN_HEIGHT as u32,
             ));
         if self.options.fullscreen {
@@ -343,10 +342,11 @@ impl App {
         self.canvas
             .resize(size.width as usize, size.height as usize);
         let now_ms = self.started.elapsed().as_millis() as u64;
-        let snapshot = Snapshot::capture(&mut self.session, self.ui.panel);
-        if self.ui.panel {
+        let snapshot = Snapshot::capture(&mut self.session, &self.ui);
+        if self.ui.inspector {
             self.changes
                 .observe(&snapshot.inspections, &snapshot.ram, now_ms);
+            self.ui.inspector_lines = panel::content_lines(&snapshot.inspections);
         }
         self.ui.bar = self.bar_text();
         self.ui.message = self
@@ -355,7 +355,7 @@ impl App {
             .filter(|(_, at)| at.elapsed() < MESSAGE_TIME)
             .map(|(text, _)| text.clone())
             .or_else(|| self.stopped.clone());
-        let layout = compose::compose(
+        let drawn = compose::compose(
             &mut self.canvas,
             &snapshot,
             &self.changes,
@@ -363,7 +363,7 @@ impl App {
             &self.help,
             now_ms,
         );
-        self.hex_area = layout.hex;
+        self.clickable = drawn.clickable;
         if let Some(presenter) = &mut self.presenter {
             if let Err(error) = presenter.present(&self.canvas) {
                 self.fail(event_loop, error);
@@ -439,12 +439,27 @@ impl App {
             }
             Action::Gif => self.toggle_gif(),
             Action::ToggleInspector => {
-                self.ui.panel = !self.ui.panel;
-                self.fit_window_to_panel();
+                self.ui.inspector = !self.ui.inspector;
+                self.measure_inspector();
+                self.fit_window();
             }
+            Action::ToggleStatus => {
+                self.ui.status = !self.ui.status;
+                self.fit_window();
+            }
+            Action::ToggleInput => {
+                self.ui.input = !self.ui.input;
+                self.fit_window();
+            }
+            Action::ToggleDashboard => {
+                self.ui.dashboard = !self.ui.dashboard;
+                self.fit_window();
+            }
+            Action::NextField => self.step_field(1),
+            Action::PreviousField => self.step_field(-1),
             Action::HexUp => self.scroll_hex(-16),
             Action::HexDown => self.scroll_hex(16),
-            Action::ToggleOverlay => self.ui.overlay = !self.ui.overlay,
+            Action::ToggleMarks => self.ui.marks = !self.ui.marks,
             Action::Mute => {
                 let muted = !self.audio.is_muted();
                 self.audio.set_muted(muted);
@@ -487,22 +502,56 @@ impl App {
         }
     }
 
-    /// Grows or shrinks the window by the panel, keeping the picture's scale.
-    fn fit_window_to_panel(&mut self) {
+    /// The largest picture scale the window may take: the one asked for, or any that fits.
+    fn most_scale(&self) -> usize {
+        self.options
+            .scale
+            .map_or(MOST_SCALE, |scale| scale.max(1) as usize)
+    }
+
+    /// Counts the lines the inspector's content takes, for the layout.
+    fn measure_inspector(&mut self) {
+        if self.ui.inspector {
+            let inspections = self.session.plugins().inspect(self.session.ram());
+            self.ui.inspector_lines = panel::content_lines(&inspections);
+        }
+    }
+
+    /// Sizes the window for the parts shown: the picture at the largest scale that fits the
+    /// screen with them.
+    fn fit_window(&mut self) {
         let Some(window) = &self.window else {
             return;
         };
         if window.fullscreen().is_some() || window.is_maximized() {
             return;
         }
-        let size = window.inner_size();
-        let mut before = self.ui.clone();
-        before.panel = !self.ui.panel;
-        let scale = compose::layout(size.width as usize, size.height as usize, &before).scale;
-        // Showing the panel may take a smaller picture to stay on the screen.
-        let scale = compose::fitting_scale(scale, self.ui.panel, self.ui.aspect, self.screen);
-        let (w, h) = compose::window_size(scale, self.ui.panel, self.ui.aspect);
+        let (w, h) = layout::window_size(&self.ui, self.screen, self.most_scale());
         let _ = window.request_inner_size(PhysicalSize::new(w as u32, h as u32));
+    }
+
+    /// Selects the next (or previous) labelled address in the inspector.
+    fn step_field(&mut self, step: i32) {
+        if !self.ui.inspector {
+            return;
+        }
+        let inspections = self.session.plugins().inspect(self.session.ram());
+        let addresses = panel::field_addresses(&inspections);
+        if addresses.is_empty() {
+            return;
+        }
+        let n = addresses.len() as i32;
+        let index = match self
+            .ui
+            .selected
+            .and_then(|a| addresses.iter().position(|&f| f == a))
+        {
+            Some(i) => (i as i32 + step).rem_euclid(n),
+            None if step > 0 => 0,
+            None => n - 1,
+        };
+        self.ui.selected = Some(addresses[index as usize]);
+        self.ui.typed = None;
     }
 
     fn slot_path(&self) -> Result<std::path::PathBuf, String> {
@@ -645,7 +694,11 @@ impl App {
             if let Some(action) = input::action_for(code, self.modifiers).or(plugin_key) {
                 let repeats = matches!(
                     action,
-                    Action::FrameAdvance | Action::HexUp | Action::HexDown
+                    Action::FrameAdvance
+                        | Action::HexUp
+                        | Action::HexDown
+                        | Action::NextField
+                        | Action::PreviousField
                 );
                 if !event.repeat || repeats {
                     self.act(action, event_loop);
@@ -681,7 +734,7 @@ impl ApplicationHandler for App {
                 ..
             } => {
                 let (x, y) = (self.cursor.0 as i32, self.cursor.1 as i32);
-                let picked = self.hex_area.and_then(|area| area.address_at(x, y));
+                let picked = self.clickable.address_at(x, y);
                 if picked.is_some() || self.ui.selected.is_some() {
                     self.ui.selected = picked;
                     self.ui.typed = None;
@@ -689,9 +742,9 @@ impl ApplicationHandler for App {
                 }
             }
             WindowEvent::MouseWheel { delta, .. } => {
-                let layout = compose::layout(self.canvas.width(), self.canvas.height(), &self.ui);
+                let layout = layout::layout(self.canvas.width(), self.canvas.height(), &self.ui);
                 let over_panel = layout
-                    .panel
+                    .inspector
                     .is_some_and(|p| p.contains(self.cursor.0 as i32, self.cursor.1 as i32));
                 if over_panel {
                     let lines = match delta {
@@ -727,7 +780,7 @@ impl ApplicationHandler for App {
                 .message
                 .as_ref()
                 .is_some_and(|(_, at)| at.elapsed() < MESSAGE_TIME + IDLE_TICK);
-            if fading || self.ui.panel {
+            if fading || self.ui.inspector {
                 self.request_redraw();
             }
             return;
@@ -793,7 +846,7 @@ impl FpsMeter {
     }
 }
 
-/// The size of the monitor the window opens on, or [`compose::DEFAULT_SCREEN`] when it is not
+/// The size of the monitor the window opens on, or [`layout::DEFAULT_SCREEN`] when it is not
 /// known.
 fn screen_size(event_loop: &ActiveEventLoop) -> (usize, usize) {
     event_loop
@@ -801,7 +854,7 @@ fn screen_size(event_loop: &ActiveEventLoop) -> (usize, usize) {
         .or_else(|| event_loop.available_monitors().next())
         .map(|m| m.size())
         .filter(|s| s.width > 0 && s.height > 0)
-        .map_or(compose::DEFAULT_SCREEN, |s| {
+        .map_or(layout::DEFAULT_SCREEN, |s| {
             (s.width as usize, s.height as usize)
         })
 }

@@ -3,7 +3,9 @@
 //!
 //! - [`app`]: window events, pacing and actions.
 //! - [`view`]: what the window shows (settings, a frame's snapshot, colours).
-//! - [`compose`] and [`panel`]: the window picture, drawn on the CPU (testable without a window).
+//! - [`layout`]: where each part goes; nothing but the plug-ins' marks covers the game.
+//! - [`compose`], [`panel`] (the RAM inspector) and [`dashboard`] (the plug-ins' figures and
+//!   charts): the window picture, drawn on the CPU (testable without a window).
 //! - [`presenter`]: GPU drawing through `pixels`, or `softbuffer` when there is no GPU.
 //! - [`audio`] and [`ring`]: sound through `cpal`.
 //! - [`input`]: key and gamepad bindings. [`pacing`]: frame timing.
@@ -20,9 +22,11 @@ pub mod audio;
 pub mod canvas;
 pub mod changes;
 pub mod compose;
+pub mod dashboard;
 pub mod font;
 #[cfg(feature = "window")]
 pub mod input;
+pub mod layout;
 pub mod pacing;
 pub mod panel;
 #[cfg(feature = "window")]
@@ -48,8 +52,9 @@ pub struct Options {
     /// Draw without the GPU.
     pub software: bool,
     pub fullscreen: bool,
-    /// Starting scale of the picture (whole number).
-    pub scale: u32,
+    /// The largest scale the picture opens at (whole number); without one, the largest that
+    /// fits the screen.
+    pub scale: Option<u32>,
     /// Show the RAM inspector at start.
     pub inspector: bool,
     pub mute: bool,
@@ -75,7 +80,7 @@ impl Default for Options {
             ai: true,
             software: false,
             fullscreen: false,
-            scale: 3,
+            scale: None,
             inspector: false,
             mute: false,
             square_pixels: false,

@@ -1,16 +1,23 @@
 //! The RAM inspector beside the picture: the plug-ins' labelled fields with live values
-//! (changes lit for a moment), their decoded panels, and a scrollable hex view of CPU RAM.
+//! (changes lit for a moment), their decoded panels, the selected address's full description,
+//! and a scrollable hex view of CPU RAM.
 
 use super::canvas::{Canvas, Rect};
 use super::changes::Changes;
 use super::font::{self, GLYPH};
-use super::view::{Snapshot, Ui, ACCENT, DIM, HEADING, HEX_ROWS, PANEL_COLUMNS, TEXT};
+use super::layout::{line_height, DETAIL_LINES};
+use super::view::{Snapshot, Ui, ACCENT, DIM, HEADING, HEX_ROWS, TEXT};
+use jewelbot_plugin::{Field, Inspection};
 
 const PANEL_BACKGROUND: [u8; 4] = [26, 26, 34, 255];
 const BORDER: [u8; 4] = [70, 70, 90, 255];
 const CHANGED: [u8; 4] = [255, 225, 90, 255];
 const FROZEN: [u8; 4] = [110, 220, 255, 255];
 const SELECTED: [u8; 4] = [255, 255, 255, 255];
+/// Behind a changed value, fading.
+const CHANGED_GLOW: [u8; 3] = [150, 105, 0];
+/// Behind the selected labelled address.
+const SELECTED_LINE: [u8; 3] = [50, 60, 95];
 
 /// Where the hex view's bytes are, to turn a click into an address.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,6 +47,63 @@ impl HexArea {
     }
 }
 
+/// A labelled address's line in the inspector, to turn a click into its address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FieldRow {
+    pub rect: Rect,
+    pub address: u16,
+}
+
+/// Where the inspector put what a click can select.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Clickable {
+    pub hex: Option<HexArea>,
+    pub fields: Vec<FieldRow>,
+}
+
+impl Clickable {
+    /// The address a click at (x, y) selects: a labelled address's line or a hex byte.
+    pub fn address_at(&self, x: i32, y: i32) -> Option<u16> {
+        self.fields
+            .iter()
+            .find(|row| row.rect.contains(x, y))
+            .map(|row| row.address)
+            .or_else(|| self.hex.and_then(|hex| hex.address_at(x, y)))
+    }
+}
+
+/// Lines (in halves, for the gaps between blocks) that the inspector's content takes, as
+/// [`draw`] sets it: the layout keeps room for all of it.
+pub fn content_lines(inspections: &[(String, Inspection)]) -> usize {
+    let mut halves = 0;
+    if inspections.is_empty() {
+        halves += 2 + 1;
+    }
+    for (_, inspection) in inspections {
+        halves += 2 * (1 + inspection.fields.len()) + 1;
+        for panel in &inspection.panels {
+            halves += 1 + 2 * (1 + panel.lines.len());
+        }
+    }
+    halves.div_ceil(2)
+}
+
+/// The labelled address whose bytes hold `address`, with its plug-in.
+fn field_at(inspections: &[(String, Inspection)], address: u16) -> Option<&Field> {
+    inspections
+        .iter()
+        .flat_map(|(_, inspection)| &inspection.fields)
+        .find(|f| (f.address..f.address.saturating_add(f.width.max(1))).contains(&address))
+}
+
+/// The labelled addresses in order, for stepping through them by key.
+pub fn field_addresses(inspections: &[(String, Inspection)]) -> Vec<u16> {
+    inspections
+        .iter()
+        .flat_map(|(_, inspection)| inspection.fields.iter().map(|f| f.address))
+        .collect()
+}
+
 /// Text lines laid out top to bottom in the panel.
 struct Writer<'a> {
     canvas: &'a mut Canvas,
@@ -47,6 +111,8 @@ struct Writer<'a> {
     y: i32,
     bottom: i32,
     t: usize,
+    /// Characters a line holds.
+    columns: usize,
 }
 
 impl Writer<'_> {
@@ -55,7 +121,7 @@ impl Writer<'_> {
     }
 
     fn line_height(&self) -> i32 {
-        (GLYPH * self.t + 2 * self.t) as i32
+        line_height(self.t) as i32
     }
 
     fn lines_left(&self) -> usize {
@@ -66,14 +132,15 @@ impl Writer<'_> {
         if self.lines_left() == 0 {
             return;
         }
-        let text = font::fit(text, PANEL_COLUMNS);
+        let text = font::fit(text, self.columns);
         self.canvas.text(self.x, self.y, &text, color, self.t);
         self.y += self.line_height();
     }
 
-    /// Lights `len` characters from column `column` of the next line, by `heat` (0-255).
-    fn light(&mut self, column: usize, len: usize, heat: u8) {
-        if heat == 0 {
+    /// Lights `len` characters from column `column` of the next line, in `color` with
+    /// opacity `alpha`.
+    fn light(&mut self, column: usize, len: usize, color: [u8; 3], alpha: u8) {
+        if alpha == 0 {
             return;
         }
         let cw = self.char_width();
@@ -83,7 +150,8 @@ impl Writer<'_> {
             len as i32 * cw + 2 * self.t as i32,
             self.line_height(),
         );
-        self.canvas.fill_rect(rect, [150, 105, 0, heat]);
+        let [r, g, b] = color;
+        self.canvas.fill_rect(rect, [r, g, b, alpha]);
     }
 
     fn gap(&mut self) {
@@ -91,8 +159,15 @@ impl Writer<'_> {
     }
 }
 
-/// Draws the panel into `rect`, the hex view from `ui.hex_row` (clamped to fit) with
-/// `ui.selected` marked; returns where the hex view's bytes are.
+/// Characters of a field's line before its description: address range, label and value.
+const RANGE_COLUMNS: usize = 10;
+const LABEL_COLUMNS: usize = 16;
+const VALUE_COLUMNS: usize = 12;
+const VALUE_AT: usize = RANGE_COLUMNS + 1 + LABEL_COLUMNS + 1;
+
+/// Draws the panel into `rect`: the plug-ins' labelled addresses and panels, the selected
+/// address's full description, then the hex view from `ui.hex_row` (clamped to fit) with
+/// `ui.selected` marked; returns where a click can select something.
 pub fn draw(
     canvas: &mut Canvas,
     rect: Rect,
@@ -101,7 +176,7 @@ pub fn draw(
     changes: &Changes,
     ui: &Ui,
     now_ms: u64,
-) -> Option<HexArea> {
+) -> Clickable {
     canvas.fill_rect(rect, PANEL_BACKGROUND);
     canvas.fill_rect(Rect::new(rect.x, rect.y, t as i32, rect.height), BORDER);
     let pad = (GLYPH * t) as i32;
@@ -111,13 +186,19 @@ pub fn draw(
         y: rect.y + pad / 2 + t as i32,
         bottom: rect.bottom() - pad / 2,
         t,
+        columns: ((rect.width - 2 * pad).max(0) / pad) as usize,
     };
+    let mut clickable = Clickable::default();
     w.line(&format!("RAM INSPECTOR   frame {}", snapshot.frame), ACCENT);
     w.gap();
     if snapshot.inspections.is_empty() {
         w.line("(no plug-in describes this ROM's RAM)", DIM);
         w.gap();
     }
+    let selected_field = ui
+        .selected
+        .and_then(|address| field_at(&snapshot.inspections, address))
+        .map(|f| f.address);
     for (plugin, inspection) in &snapshot.inspections {
         w.line(plugin, HEADING);
         for field in &inspection.fields {
@@ -127,16 +208,27 @@ pub fn draw(
             } else {
                 format!("${:04X}", field.address)
             };
-            let label = font::fit(&field.label, 16);
-            let value = font::fit(&field.value, 12);
+            let label = font::fit(&field.label, LABEL_COLUMNS);
+            let value = font::fit(&field.value, VALUE_COLUMNS);
+            if selected_field == Some(field.address) {
+                w.light(0, w.columns, SELECTED_LINE, 255);
+            }
             let heat = changes.field_heat(plugin, field.address, &field.label, now_ms);
-            w.light(28, value.len(), heat);
-            let text = format!("{range:<10} {label:<16} {value:<12} {}", field.meaning);
+            w.light(VALUE_AT, value.len(), CHANGED_GLOW, heat);
+            let row = Rect::new(w.x, w.y, w.columns as i32 * w.char_width(), w.line_height());
+            clickable.fields.push(FieldRow {
+                rect: row,
+                address: field.address,
+            });
+            let text = format!(
+                "{range:<RANGE_COLUMNS$} {label:<LABEL_COLUMNS$} {value:<VALUE_COLUMNS$} {}",
+                field.meaning
+            );
             w.line(&text, TEXT);
             if heat > 0 {
                 // Repaint the value in the highlight colour over the plain one.
                 let y = w.y - w.line_height();
-                let x = w.x + 28 * w.char_width();
+                let x = w.x + VALUE_AT as i32 * w.char_width();
                 w.canvas.text(x, y, &value, CHANGED, t);
             }
         }
@@ -149,7 +241,50 @@ pub fn draw(
         }
         w.gap();
     }
-    draw_hex(&mut w, snapshot, changes, ui.hex_row, ui.selected, now_ms)
+    draw_detail(&mut w, snapshot, ui.selected);
+    clickable.hex = draw_hex(&mut w, snapshot, changes, ui.hex_row, ui.selected, now_ms);
+    clickable
+}
+
+/// The selected address's full description, or how to get one: at least
+/// [`DETAIL_LINES`] lines, more when the description needs them.
+fn draw_detail(w: &mut Writer<'_>, snapshot: &Snapshot, selected: Option<u16>) {
+    let mut lines = Vec::new();
+    match selected {
+        Some(address) => {
+            let byte = snapshot.ram[usize::from(address) % snapshot.ram.len()];
+            match field_at(&snapshot.inspections, address) {
+                Some(field) => {
+                    lines.push((
+                        format!(
+                            "${address:04X} = {byte:02X}: {} = {}",
+                            field.label, field.value
+                        ),
+                        ACCENT,
+                    ));
+                    lines.extend(
+                        font::wrap(&field.meaning, w.columns)
+                            .into_iter()
+                            .map(|l| (l, TEXT)),
+                    );
+                }
+                None => lines.push((format!("${address:04X} = {byte:02X}: no label"), ACCENT)),
+            }
+            lines.push((
+                "hex digits write it, Enter freezes, [ ] step, Esc".into(),
+                DIM,
+            ));
+        }
+        None => lines.push((
+            "click a labelled address or a byte, or [ and ], to select it".into(),
+            DIM,
+        )),
+    }
+    let blank = DETAIL_LINES.saturating_sub(lines.len());
+    for (text, color) in lines {
+        w.line(&text, color);
+    }
+    w.y += blank as i32 * w.line_height();
 }
 
 fn draw_hex(
@@ -174,14 +309,7 @@ fn draw_hex(
         ),
         HEADING,
     );
-    let help = match selected {
-        Some(address) => format!(
-            "${address:04X} = {:02X}: type hex to write, Enter freezes, Esc",
-            snapshot.ram[usize::from(address) % snapshot.ram.len()]
-        ),
-        None => format!("click a byte to edit it; {} frozen", snapshot.frozen.len()),
-    };
-    w.line(&help, DIM);
+    w.line(&format!("{} bytes frozen", snapshot.frozen.len()), DIM);
     let header: String = (0..16).map(|i| format!(" {i:02X}")).collect();
     w.line(&format!("     {header}"), DIM);
     let area = HexArea {
@@ -195,7 +323,12 @@ fn draw_hex(
     for r in first..last {
         let bytes = &snapshot.ram[r * 16..r * 16 + 16];
         for (i, _) in bytes.iter().enumerate() {
-            w.light(6 + 3 * i, 2, changes.byte_heat(r * 16 + i, now));
+            w.light(
+                6 + 3 * i,
+                2,
+                CHANGED_GLOW,
+                changes.byte_heat(r * 16 + i, now),
+            );
         }
         let text: String = bytes.iter().map(|b| format!(" {b:02X}")).collect();
         let y = w.y;

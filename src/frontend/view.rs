@@ -4,7 +4,7 @@
 use super::canvas::Color;
 use crate::plugin_host::SlotState;
 use crate::session::Session;
-use jewelbot_plugin::{Buttons, Inspection, Mark, Ram, RAM_SIZE};
+use jewelbot_plugin::{Buttons, Inspection, Mark, Ram, Story, RAM_SIZE};
 
 pub const BACKGROUND: Color = [16, 16, 20, 255];
 pub const TEXT: Color = [232, 232, 232, 255];
@@ -15,6 +15,9 @@ pub const WARNING: Color = [255, 140, 90, 255];
 
 /// Characters per line of the inspector panel.
 pub const PANEL_COLUMNS: usize = 60;
+
+/// Events (columns placed, say) the dashboard's charts show.
+pub const CHART_EVENTS: usize = 300;
 
 /// Size of the RAM the hex view pages through, in rows of 16.
 pub const HEX_ROWS: usize = RAM_SIZE / 16;
@@ -28,19 +31,31 @@ pub enum Aspect {
     Square,
 }
 
-/// The frontend's own display settings and texts.
+/// The frontend's own display settings and texts. The parts shown stay as they are set for as
+/// long as the window is open (resets and state loads keep them).
 #[derive(Debug, Clone)]
 pub struct Ui {
-    pub panel: bool,
-    pub overlay: bool,
+    /// The RAM inspector.
+    pub inspector: bool,
+    /// The plug-ins' marks over the picture.
+    pub marks: bool,
+    /// The plug-ins' status lines in the band.
+    pub status: bool,
+    /// The controller's buttons in the band.
+    pub input: bool,
+    /// The plug-ins' figures and charts.
+    pub dashboard: bool,
     pub help: bool,
+    /// Lines the inspector's content takes (its fields and panels), for the layout.
+    pub inspector_lines: usize,
     /// First row (16 bytes each) of the hex view.
     pub hex_row: usize,
-    /// The byte selected in the hex view for editing, and a first hex digit typed for it.
+    /// The address selected in the inspector (a labelled address or a byte of the hex view),
+    /// for editing, and a first hex digit typed for it.
     pub selected: Option<u16>,
     pub typed: Option<u8>,
     pub aspect: Aspect,
-    /// The status bar under the overlay: control, speed, pause, mute, slot.
+    /// The frontend's status bar: control, speed, pause, mute, slot.
     pub bar: String,
     /// A passing message (state saved, screenshot written, errors).
     pub message: Option<String>,
@@ -49,9 +64,13 @@ pub struct Ui {
 impl Default for Ui {
     fn default() -> Self {
         Self {
-            panel: false,
-            overlay: true,
+            inspector: false,
+            marks: true,
+            status: true,
+            input: true,
+            dashboard: true,
             help: false,
+            inspector_lines: 0,
             hex_row: 0,
             selected: None,
             typed: None,
@@ -84,12 +103,13 @@ pub struct Snapshot {
     pub frozen: Vec<(u16, u8)>,
     pub slots: Vec<SlotView>,
     pub inspections: Vec<(String, Inspection)>,
+    pub stories: Vec<(String, Story)>,
 }
 
 impl Snapshot {
-    /// Copies what is needed from `session`; plug-in inspections only when `inspect` is set
-    /// (they cost a little every frame and only the panel shows them).
-    pub fn capture(session: &mut Session, inspect: bool) -> Self {
+    /// Copies what is needed from `session`; plug-in inspections and stories only for the
+    /// parts of `ui` shown (they cost a little and only those parts show them).
+    pub fn capture(session: &mut Session, ui: &Ui) -> Self {
         let picture = session.picture_rgba().to_vec();
         let slots = session
             .plugins()
@@ -121,8 +141,13 @@ impl Snapshot {
                 }
             })
             .collect();
-        let inspections = if inspect {
+        let inspections = if ui.inspector {
             session.plugins().inspect(session.ram())
+        } else {
+            Vec::new()
+        };
+        let stories = if ui.dashboard {
+            session.plugins().stories(CHART_EVENTS)
         } else {
             Vec::new()
         };
@@ -134,6 +159,7 @@ impl Snapshot {
             frozen: session.frozen().to_vec(),
             slots,
             inspections,
+            stories,
         }
     }
 }

@@ -20,6 +20,7 @@ mod rom;
 mod run;
 pub mod script;
 mod status;
+mod story;
 pub mod trace;
 
 pub use buttons::Buttons;
@@ -33,6 +34,7 @@ pub use rom::RomIdentity;
 pub use run::{Milestone, Series, StopCondition};
 pub use script::{Script, ScriptError, ScriptRunner};
 pub use status::{Mark, Rgba, Status};
+pub use story::{grouped, Chart, Figure, Story};
 pub use trace::{Trace, TraceError, TraceFrame, TraceHeader, TraceWriter};
 
 /// Size of the NES CPU's internal RAM ($0000-$07FF).

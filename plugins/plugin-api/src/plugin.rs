@@ -1,4 +1,6 @@
-use crate::{Buttons, Inspection, Milestone, Ram, RomIdentity, Series, Status, StopCondition};
+use crate::{
+    Buttons, Inspection, Milestone, Ram, RomIdentity, Series, Status, StopCondition, Story,
+};
 
 /// An in-process plug-in, called by the host once per rendered frame.
 ///
@@ -69,6 +71,13 @@ pub trait Plugin: Send {
     /// Quantities over the run so far, for a report's plots.
     fn series(&self) -> Vec<Series> {
         Vec::new()
+    }
+
+    /// What a watcher asks of the play so far: figures, and charts of at most the `recent` last
+    /// events. A window asks each time it draws its dashboard, so this stays cheap.
+    fn story(&self, recent: usize) -> Story {
+        let _ = recent;
+        Story::default()
     }
 
     /// Frames of the run so far worth marking on a report's plots.

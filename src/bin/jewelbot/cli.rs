@@ -82,9 +82,10 @@ pub struct PlayArgs {
 /// How the window looks and where it writes files (keys: docs/keys.md).
 #[derive(Debug, Args, Clone)]
 pub struct WindowArgs {
-    /// Starting size: the picture at this whole-number scale.
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=8))]
-    pub scale: u32,
+    /// The largest whole-number scale the picture opens at (default: the largest at which the
+    /// window, with the parts shown, fits the screen).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=8))]
+    pub scale: Option<u32>,
     /// Start in fullscreen (F11 toggles).
     #[arg(long)]
     pub fullscreen: bool,

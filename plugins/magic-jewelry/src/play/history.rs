@@ -6,7 +6,8 @@
 //! display rolls over when its counter carries past its last shown digit. A perpetual player
 //! shows it has played perpetually when all three have rolled over.
 
-use crate::game_view::{GameView, EMPTY};
+use crate::game_view::{GameView, Grid, EMPTY};
+use crate::memory_map::{COLUMNS, ROWS};
 use crate::play::tracker::Events;
 use jewelbot_plugin::{Milestone, Series};
 use serde::{Deserialize, Serialize};
@@ -41,6 +42,63 @@ pub struct ColumnRecord {
     pub points: u32,
     /// The last decision the player had made, in microseconds.
     pub decision_us: u32,
+    /// Match steps the column before set off (0: it matched nothing): the frames in which the
+    /// jewels counter rose, since it rises once a step.
+    #[serde(default)]
+    pub steps: u8,
+    /// The tallest stack on the board as it spawned, in cells.
+    #[serde(default)]
+    pub tallest: u8,
+}
+
+/// The chains of every column placed, kept as they come so a dashboard reads them at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Chains {
+    /// Columns whose lock matched something.
+    pub clearing_locks: u64,
+    /// Match steps of all of them.
+    pub steps: u64,
+    /// Clearing locks by their steps: index 0 for 1 step, the last for that many or more.
+    pub histogram: [u64; CHAIN_BINS],
+    /// The longest chain, and the points of the lock that set it off (the first of its length).
+    pub longest: u8,
+    pub longest_points: u32,
+    /// The most points one lock brought.
+    pub best_points: u32,
+    /// The tallest stack any column spawned over.
+    pub tallest: u8,
+    /// Points of every column together.
+    pub points: u64,
+}
+
+/// Bins of [`Chains::histogram`].
+pub const CHAIN_BINS: usize = 8;
+
+impl Chains {
+    fn add(&mut self, record: &ColumnRecord) {
+        self.points += u64::from(record.points);
+        self.best_points = self.best_points.max(record.points);
+        self.tallest = self.tallest.max(record.tallest);
+        if record.steps == 0 {
+            return;
+        }
+        self.clearing_locks += 1;
+        self.steps += u64::from(record.steps);
+        self.histogram[usize::from(record.steps).min(CHAIN_BINS) - 1] += 1;
+        if record.steps > self.longest {
+            self.longest = record.steps;
+            self.longest_points = record.points;
+        }
+    }
+
+    /// Mean steps of a clearing lock (0 with none).
+    pub fn steps_per_clearing_lock(&self) -> f64 {
+        if self.clearing_locks == 0 {
+            0.0
+        } else {
+            self.steps as f64 / self.clearing_locks as f64
+        }
+    }
 }
 
 /// One counter's display.
@@ -75,6 +133,11 @@ pub struct History {
     score_at_spawn: Option<u32>,
     /// The counters at the last frame seen in a game.
     last: Option<[u32; 3]>,
+    /// Match steps seen since the last column spawned.
+    #[serde(default)]
+    steps_since_spawn: u8,
+    #[serde(default)]
+    chains: Chains,
 }
 
 impl History {
@@ -108,6 +171,9 @@ impl History {
             }
         }
         self.last = Some(values);
+        if events.jewels_cleared > 0 {
+            self.steps_since_spawn = self.steps_since_spawn.saturating_add(1);
+        }
         if events.spawned {
             let score = values[0];
             let points = self
@@ -121,14 +187,18 @@ impl History {
                 .flatten()
                 .filter(|&&c| c != EMPTY)
                 .count() as u8;
-            self.columns.push(ColumnRecord {
+            let record = ColumnRecord {
                 frame,
                 jewels_on_board,
                 level: view.level,
                 fall_speed: view.fall_speed,
                 points,
                 decision_us,
-            });
+                steps: std::mem::take(&mut self.steps_since_spawn),
+                tallest: tallest_stack(&view.board),
+            };
+            self.chains.add(&record);
+            self.columns.push(record);
         }
     }
 
@@ -136,10 +206,16 @@ impl History {
     pub fn forget(&mut self) {
         self.last = None;
         self.score_at_spawn = None;
+        self.steps_since_spawn = 0;
     }
 
     pub fn columns(&self) -> &[ColumnRecord] {
         &self.columns
+    }
+
+    /// The chains of every column placed so far.
+    pub fn chains(&self) -> &Chains {
+        &self.chains
     }
 
     /// Displays rolled over so far.
@@ -216,6 +292,21 @@ impl History {
             })
             .collect()
     }
+}
+
+/// The tallest stack of `board`, in cells from the floor (the hidden rows count above the 13
+/// visible ones).
+fn tallest_stack(board: &Grid) -> u8 {
+    (0..COLUMNS)
+        .map(|column| {
+            board
+                .0
+                .iter()
+                .position(|row| row[column] != EMPTY)
+                .map_or(0, |top| (ROWS - top) as u8)
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// The counter carried past its last shown digit between two frames of one game: it rose and

@@ -3,12 +3,14 @@
 //! - [`settings`]: the options, typed, declared in one table.
 //! - `status`: the status lines and overlay marks of every frame.
 //! - `stats`: the statistics for summaries.
+//! - `story`: the figures and charts of the window's dashboard.
 //! - [`inspect`]: the RAM inspector's view.
 
 mod inspect;
 pub mod settings;
 mod stats;
 mod status;
+mod story;
 #[cfg(test)]
 mod tests;
 
@@ -24,7 +26,7 @@ use crate::play::{Player, PlayerSnapshot};
 use crate::screen::Geometry;
 use jewelbot_plugin::{
     Buttons, FrameContext, Inspection, Milestone, Plugin, PluginOption, Ram, Recording,
-    RomIdentity, Series, Stat, StatValue, StopCondition,
+    RomIdentity, Series, Stat, StatValue, StopCondition, Story,
 };
 use serde::{Deserialize, Serialize};
 
@@ -227,6 +229,10 @@ impl Plugin for MagicJewelryPlugin {
 
     fn series(&self) -> Vec<Series> {
         self.history.series()
+    }
+
+    fn story(&self, recent: usize) -> Story {
+        story::tell(self, recent)
     }
 
     fn milestones(&self) -> Vec<Milestone> {

@@ -3,6 +3,7 @@
 
 use super::MagicJewelryPlugin;
 use crate::game_view::GameView;
+use crate::play::history::CHAIN_BINS;
 use crate::play::Player;
 use jewelbot_plugin::{Stat, StatValue};
 
@@ -93,6 +94,57 @@ pub(super) fn all(plugin: &MagicJewelryPlugin) -> Vec<Stat> {
             plugin.history.rollover_progress().max(0) as u64,
         ),
     ];
+    let chains = plugin.history.chains();
+    all.extend([
+        int(
+            "clearing_locks",
+            "columns whose lock matched",
+            chains.clearing_locks,
+        ),
+        Stat::new(
+            "steps_per_clearing_lock",
+            "match steps a clearing lock",
+            StatValue::Float(chains.steps_per_clearing_lock()),
+        ),
+        int(
+            "longest_chain",
+            "longest chain (match steps)",
+            chains.longest.into(),
+        ),
+        int(
+            "longest_chain_points",
+            "points of the lock that set off the longest chain",
+            chains.longest_points.into(),
+        ),
+        int(
+            "best_lock_points",
+            "most points one lock brought",
+            chains.best_points.into(),
+        ),
+        int(
+            "tallest_stack",
+            "tallest stack a column spawned over",
+            chains.tallest.into(),
+        ),
+    ]);
+    for (bin, &count) in chains.histogram.iter().enumerate() {
+        let steps = bin + 1;
+        let (key, label) = if steps == CHAIN_BINS {
+            (
+                format!("chains_{steps}_or_more"),
+                format!("clearing locks of {steps} steps or more"),
+            )
+        } else {
+            (
+                format!("chains_{steps}"),
+                format!(
+                    "clearing locks of {steps} step{}",
+                    if steps == 1 { "" } else { "s" }
+                ),
+            )
+        };
+        all.push(int(&key, &label, count));
+    }
     for (name, frame) in plugin.history.rollover_frames() {
         all.push(int(
             &format!("{name}_rollover_frame"),
