@@ -10,6 +10,7 @@ use super::layout;
 use super::pacing::{Due, Pacer, Speed};
 use super::panel;
 use super::presenter::Presenter;
+use super::trial::{FpsTrial, Turn};
 use super::view::{Aspect, Snapshot, Ui, HEX_ROWS};
 use super::{screenshot, states, Options};
 use crate::gif_capture::GifCapture;
@@ -67,6 +68,8 @@ pub struct App {
     error: Option<anyhow::Error>,
     /// The GIF being recorded (`--gif`, or Ctrl+F12).
     gif: Option<GifCapture>,
+    /// The window's benchmark, when asked for (`--fps-trial`).
+    trial: Option<FpsTrial>,
 }
 
 impl App {
@@ -105,6 +108,7 @@ impl App {
             last_redraw: Instant::now(),
             error: None,
             gif: None,
+            trial: None,
             options,
         };
         app.report_plugin_messages();
@@ -266,6 +270,12 @@ impl App {
         tracing::info!("drawing with {}", presenter.name());
         self.presenter = Some(presenter);
         self.window = Some(window);
+        if let Some(seconds) = self.options.fps_trial {
+            self.pacer.set_speed(Speed::Unthrottled);
+            let trial = FpsTrial::new(seconds, Instant::now());
+            self.show_every_part(trial.shown());
+            self.trial = Some(trial);
+        }
         Ok(())
     }
 
@@ -298,6 +308,9 @@ impl App {
             return false;
         }
         self.fps.count();
+        if let Some(trial) = &mut self.trial {
+            trial.count();
+        }
         if let Some(gif) = &mut self.gif {
             if let Err(error) = gif.frame(self.session.picture_rgba()) {
                 self.gif = None;
@@ -499,6 +512,33 @@ impl App {
         if let Some(window) = &self.window {
             let full = window.fullscreen().is_some();
             window.set_fullscreen((!full).then_some(Fullscreen::Borderless(None)));
+        }
+    }
+
+    /// Shows or hides every part of the window at once (the fps trial's turns).
+    fn show_every_part(&mut self, shown: bool) {
+        let ui = &mut self.ui;
+        ui.inspector = shown;
+        ui.dashboard = shown;
+        ui.status = shown;
+        ui.input = shown;
+        ui.marks = shown;
+        self.measure_inspector();
+    }
+
+    /// Ends the fps trial's turn when it is up; prints its result and closes the window at
+    /// its end.
+    fn trial_turn(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(trial) = &mut self.trial else {
+            return;
+        };
+        match trial.tick(Instant::now()) {
+            Turn::Same => {}
+            Turn::Show(shown) => self.show_every_part(shown),
+            Turn::Done(result) => {
+                println!("{result}");
+                event_loop.exit();
+            }
         }
     }
 
@@ -785,6 +825,7 @@ impl ApplicationHandler for App {
             }
             return;
         }
+        self.trial_turn(event_loop);
         let due = self.pacer.due(now);
         match due {
             Due::Frames(n, next) => {

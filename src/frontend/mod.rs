@@ -10,6 +10,7 @@
 //! - [`audio`] and [`ring`]: sound through `cpal`.
 //! - [`input`]: key and gamepad bindings. [`pacing`]: frame timing.
 //! - [`screenshot`], [`states`]: files the frontend writes.
+//! - [`trial`]: the window's own benchmark of what its parts cost.
 //!
 //! The frontend knows nothing about any particular game: it draws what plug-ins publish. The
 //! window itself (`app`, `presenter`, `audio`, `input`) comes with the `window` feature; the
@@ -34,6 +35,7 @@ pub mod presenter;
 pub mod ring;
 pub mod screenshot;
 pub mod states;
+pub mod trial;
 pub mod view;
 
 #[cfg(feature = "window")]
@@ -72,6 +74,9 @@ pub struct Options {
     pub force: bool,
     /// A signal closes the window as its close button does (the movie and GIF are written).
     pub interrupt: crate::interrupt::Interrupt,
+    /// Measure for this many seconds what the window's parts cost the emulator, print it and
+    /// close ([`trial`]).
+    pub fps_trial: Option<u32>,
 }
 
 impl Default for Options {
@@ -90,6 +95,7 @@ impl Default for Options {
             gif: None,
             force: false,
             interrupt: crate::interrupt::Interrupt::default(),
+            fps_trial: None,
         }
     }
 }

@@ -92,6 +92,11 @@ pub struct WindowArgs {
     /// Show the RAM inspector at start (I toggles).
     #[arg(long)]
     pub inspector: bool,
+    /// Measure what the window's parts cost the emulator: unthrottled, every part shown and
+    /// every part hidden in turn, a second each, for SECONDS; print the frames a second of
+    /// each (medians) and their ratio, then close.
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(4..=3600))]
+    pub fps_trial: Option<u32>,
     /// Start muted (M toggles).
     #[arg(long)]
     pub mute: bool,

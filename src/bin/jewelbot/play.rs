@@ -28,6 +28,7 @@ pub fn play(args: &PlayArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
         gif: window.gif.clone(),
         force: window.force,
         interrupt: Interrupt::listen().context("cannot listen for signals")?,
+        fps_trial: window.fps_trial,
     };
     let interrupt = options.interrupt.clone();
     // Files are refused before the window opens.

@@ -272,11 +272,39 @@ impl Timeline {
         rest: &[i8; WIDTH],
         limit: usize,
     ) -> Option<(FallState, usize)> {
+        self.play(start, rest, limit)
+            .map(|(state, frame, _)| (state, frame))
+    }
+
+    /// [`Timeline::lock`], refusing a timeline that presses a move on the frame the column
+    /// locks: that press races the game's interrupt and is often lost, so the column would lock
+    /// as it was (the soft drop armed early can bring the lock onto a move's frame).
+    pub fn lock_without_race(
+        &self,
+        start: FallState,
+        rest: &[i8; WIDTH],
+        limit: usize,
+    ) -> Option<(FallState, usize)> {
+        match self.play(start, rest, limit)? {
+            (_, _, true) => None,
+            (state, frame, false) => Some((state, frame)),
+        }
+    }
+
+    /// Plays to the lock: the state, the frame, and whether a move was pressed on that frame.
+    fn play(
+        &self,
+        start: FallState,
+        rest: &[i8; WIDTH],
+        limit: usize,
+    ) -> Option<(FallState, usize, bool)> {
         let mut state = start;
         (0..limit).find_map(|frame| {
-            state
-                .step(rest, self.buttons_at(frame))
-                .then_some((state, frame))
+            let buttons = self.buttons_at(frame);
+            let new = Buttons::from_bits(buttons.bits() & !state.held.bits());
+            let moved = Move::of_press(new, buttons).is_some();
+            let racing = moved && state.locks_next_frame(rest, buttons);
+            state.step(rest, buttons).then_some((state, frame, racing))
         })
     }
 }

@@ -11,7 +11,9 @@
 //!
 //! In fast mode the soft drop is armed as early as the moves allow: the timeline for the chosen
 //! placement tries each frame for the Down press and keeps the one that locks soonest, checked
-//! frame by frame with [`FallState::step`].
+//! frame by frame with [`FallState::step`], among those that press no move on the lock's frame
+//! (a column that spawns resting locks two frames after an early Down press, on the frame a
+//! rotation planned for the next frame would race the lock).
 
 use super::input::{FallState, InputModel, Move, Timeline};
 use crate::engine::rules::board::{Board, WIDTH};
@@ -166,7 +168,9 @@ impl Placements {
                 .map(|&(f, m)| (if f >= arm { f + 1 } else { f }, m))
                 .collect();
             let timeline = buttons_for(&shifted, Some(arm), self.start.held, false);
-            let Some((state, frame)) = timeline.lock(self.start, &self.rest, FRAME_LIMIT) else {
+            let Some((state, frame)) =
+                timeline.lock_without_race(self.start, &self.rest, FRAME_LIMIT)
+            else {
                 continue;
             };
             let on_target =
@@ -379,6 +383,7 @@ mod tests {
             "",
             "......\n..1...\n.222..\n.333.4",
             "1.....\n2.....\n3.....\n4....5\n5....6\n6....1\n1....2\n2....3\n3....4\n4....5",
+            SPAWN_RESTING,
         ];
         for text in boards {
             let board = Board::from_text(text).unwrap();
@@ -398,8 +403,8 @@ mod tests {
                     for (i, p) in found.as_slice().iter().enumerate() {
                         let timeline = found.timeline(i);
                         let (end, _) = timeline
-                            .lock(start, &rest, FRAME_LIMIT)
-                            .expect("the column locks");
+                            .lock_without_race(start, &rest, FRAME_LIMIT)
+                            .expect("the column locks with no move on its lock frame");
                         assert_eq!(
                             (end.x, end.arrangement, end.y),
                             (p.x, p.arrangement, p.y),
@@ -409,6 +414,47 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Column 3 stacked to row 1: a column spawns resting on it.
+    const SPAWN_RESTING: &str = "...1..\n...2..\n...3..\n...4..\n...5..\n...6..\n...1..\n...2..\n...3..\n...4..\n...5..\n...6..";
+
+    /// A column that spawns resting locks on the frame after an early Down press: a rotation
+    /// pressed then races the lock and was lost in the emulator (the column locked unrotated,
+    /// off plan). The rotation comes first and Down after it, which locks as soon.
+    #[test]
+    fn no_move_is_pressed_on_the_lock_frame_of_a_column_that_spawns_resting() {
+        let board = Board::from_text(SPAWN_RESTING).unwrap();
+        let start = FallState::spawn(8);
+        let found = reachable(&board, start, InputModel::FAST);
+        let index = found.find(3, 1).expect("one rotation where it spawned");
+        let timeline = found.timeline(index);
+        assert!(
+            [Buttons::A, Buttons::B].contains(&timeline.frames[0]),
+            "{timeline:?}"
+        );
+        assert!(
+            timeline.buttons_at(1).contains(Buttons::DOWN),
+            "{timeline:?}"
+        );
+        let mut rest = [0i8; WIDTH];
+        for (x, r) in rest.iter_mut().enumerate() {
+            *r = board.rest_row(x);
+        }
+        let (end, frame) = timeline
+            .lock_without_race(start, &rest, FRAME_LIMIT)
+            .expect("locks");
+        assert_eq!((end.x, end.arrangement, end.y, frame), (3, 1, 0, 1));
+        // Down first, then the rotation, locks as soon but presses on the lock frame.
+        let racing = Timeline {
+            frames: vec![Buttons::DOWN, Buttons::DOWN | Buttons::B],
+            finish: Buttons::DOWN,
+        };
+        assert_eq!(
+            racing.lock(start, &rest, FRAME_LIMIT).map(|(_, f)| f),
+            Some(1)
+        );
+        assert_eq!(racing.lock_without_race(start, &rest, FRAME_LIMIT), None);
     }
 
     #[test]
