@@ -144,6 +144,32 @@ impl Canvas {
 
     fn glyph(&mut self, x: i32, y: i32, rows: [u8; 8], color: Color, scale: usize) {
         let s = scale as i32;
+        let size = 8 * s;
+        let inside = x >= 0
+            && y >= 0
+            && (x + size) as usize <= self.width
+            && (y + size) as usize <= self.height;
+        if inside && color[3] == 255 {
+            // The common case, a whole opaque glyph on the canvas: its pixels written directly.
+            let (x, y, scale) = (x as usize, y as usize, scale);
+            for (row, &bits) in rows.iter().enumerate() {
+                if bits == 0 {
+                    continue;
+                }
+                for dy in 0..scale {
+                    let line = (y + row * scale + dy) * self.width;
+                    for col in 0..8 {
+                        if bits & (1 << col) != 0 {
+                            let start = (line + x + col * scale) * 4;
+                            for px in self.data[start..start + 4 * scale].chunks_exact_mut(4) {
+                                px.copy_from_slice(&color);
+                            }
+                        }
+                    }
+                }
+            }
+            return;
+        }
         for (row, bits) in rows.iter().enumerate() {
             for col in 0..8 {
                 if bits & (1 << col) != 0 {

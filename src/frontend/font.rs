@@ -7,6 +7,17 @@ pub const GLYPH: usize = 8;
 
 /// The rows of `c`, bit 0 leftmost; characters outside ASCII show as `?`.
 pub fn glyph(c: char) -> [u8; 8] {
+    let table = ASCII.get_or_init(|| std::array::from_fn(|i| lookup(char::from(i as u8))));
+    match u8::try_from(c) {
+        Ok(byte) if byte.is_ascii() => table[usize::from(byte)],
+        _ => lookup(c),
+    }
+}
+
+/// The ASCII glyphs, looked up once: text is drawn every frame the window shows.
+static ASCII: std::sync::OnceLock<[[u8; 8]; 128]> = std::sync::OnceLock::new();
+
+fn lookup(c: char) -> [u8; 8] {
     BASIC_FONTS
         .get(c)
         .or_else(|| BASIC_FONTS.get('?'))

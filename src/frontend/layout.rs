@@ -32,6 +32,8 @@ pub const FIGURES: usize = 9;
 pub const CHARTS: usize = 2;
 /// Rows of the hex view at least, with its three lines of heading.
 const HEX_LINES: usize = 3 + 4;
+/// Characters of an inspector line that shows a labelled address's description whole.
+pub const INSPECTOR_WHOLE_COLUMNS: usize = 128;
 /// Lines the inspector keeps for the full description of the selected address.
 pub const DETAIL_LINES: usize = 3;
 
@@ -166,10 +168,24 @@ fn fit_or_squeeze(ui: &Ui, size: (usize, usize), most: usize) -> Option<(usize, 
 }
 
 /// The window size to open on a screen of `screen` pixels: the picture at the largest scale
-/// that fits (at most `most`) with every part shown.
+/// that fits (at most `most`) with every part shown, the inspector as wide as the screen lets
+/// it be (up to its whole lines) and the dashboard below the picture as tall.
 pub fn window_size(ui: &Ui, screen: (usize, usize), most: usize) -> (usize, usize) {
     let (scale, t, dock) = fit_or_squeeze(ui, screen, most).unwrap_or((1, 1, Dock::Below));
-    least_size(ui, scale, t, dock)
+    let (w, h) = least_size(ui, scale, t, dock);
+    let wider = if ui.inspector {
+        let whole = (INSPECTOR_WHOLE_COLUMNS + 2) * GLYPH * t;
+        w.max(screen.0.min(w - inspector_width(t) + whole))
+    } else {
+        w
+    };
+    // Below the picture, the charts take the height the screen has left.
+    let taller = if ui.dashboard && dock == Dock::Below {
+        h.max(screen.1)
+    } else {
+        h
+    };
+    (wider, taller)
 }
 
 /// Lays the parts out in a window of `width` x `height`.

@@ -1,8 +1,10 @@
 //! Puts the composed picture in the window: through the GPU with `pixels`, or through
-//! `softbuffer` when no wgpu adapter is found (a machine with only software OpenGL) or when
-//! asked with `--software`.
+//! `softbuffer` when no wgpu adapter is found (a machine with only software OpenGL), when the
+//! only adapter renders on the CPU (it costs far more than softbuffer there), or when asked
+//! with `--software`.
 
 use super::canvas::Canvas;
+use pixels::wgpu::DeviceType;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 use winit::window::Window;
@@ -24,6 +26,14 @@ impl Presenter {
     pub fn new(window: &Arc<Window>, software: bool) -> anyhow::Result<Self> {
         if !software {
             match gpu(window) {
+                // A CPU adapter (Mesa's llvmpipe, say) renders the whole window on the CPU
+                // for every picture, about 20 times the cost of handing it the picture.
+                Ok(pixels) if pixels.adapter().get_info().device_type == DeviceType::Cpu => {
+                    let name = pixels.adapter().get_info().name;
+                    tracing::info!(
+                        "the wgpu adapter {name} renders on the CPU; drawing in software"
+                    );
+                }
                 Ok(pixels) => return Ok(Self::Gpu(Box::new(pixels))),
                 Err(error) => eprintln!(
                     "note: GPU drawing is not available ({error}); using software drawing"

@@ -1,0 +1,68 @@
+//! What drawing the window's parts costs: one composition of a 1280x720 window (the screen the
+//! window is fitted to by default) with every part shown, against one with every part hidden,
+//! on a snapshot of the Magic Jewelry plug-in playing the open cartridge, and what capturing
+//! the snapshot costs with and without the inspector's and the dashboard's content.
+//! Run with `cargo bench --bench window`; the window's own `--fps-trial` measures the same in
+//! a real window.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use jewelbot::cartridge;
+use jewelbot::frontend::canvas::Canvas;
+use jewelbot::frontend::changes::Changes;
+use jewelbot::frontend::compose;
+use jewelbot::frontend::panel;
+use jewelbot::frontend::view::{Snapshot, Ui};
+use jewelbot::session::{Session, SessionConfig};
+use jewelbot_plugin::Plugin;
+use magic_jewelry::plugin::MagicJewelryPlugin;
+use std::hint::black_box;
+
+/// Frames played before measuring, so a game is under way with a history to chart.
+const WARM_UP: u32 = 6000;
+
+fn session() -> Session {
+    let rom = cartridge::rom().expect("the open cartridge parses");
+    let mut plugin = MagicJewelryPlugin::default();
+    plugin.set_option("mode", "fast").expect("a mode");
+    plugin.set_option("work", "1000").expect("a work budget");
+    let plugins: Vec<Box<dyn Plugin>> = vec![Box::new(plugin)];
+    let mut session = Session::new(rom, plugins, SessionConfig::default()).expect("loads");
+    for _ in 0..WARM_UP {
+        session.run_frame().expect("frame runs");
+    }
+    session
+}
+
+fn parts(shown: bool) -> Ui {
+    Ui {
+        inspector: shown,
+        dashboard: shown,
+        status: shown,
+        input: shown,
+        marks: shown,
+        ..Ui::default()
+    }
+}
+
+fn window(c: &mut Criterion) {
+    let mut session = session();
+    let mut group = c.benchmark_group("window");
+    for shown in [true, false] {
+        let name = if shown { "every part" } else { "no part" };
+        let mut ui = parts(shown);
+        let snapshot = Snapshot::capture(&mut session, &ui);
+        ui.inspector_lines = panel::content_lines(&snapshot.inspections);
+        let changes = Changes::new();
+        let mut canvas = Canvas::new(1280, 720);
+        group.bench_function(format!("compose, {name}"), |b| {
+            b.iter(|| compose::compose(&mut canvas, &snapshot, &changes, &ui, &[], 0));
+        });
+        group.bench_function(format!("capture, {name}"), |b| {
+            b.iter(|| black_box(Snapshot::capture(&mut session, &ui)));
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, window);
+criterion_main!(benches);
