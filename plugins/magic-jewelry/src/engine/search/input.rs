@@ -272,7 +272,7 @@ impl Timeline {
         rest: &[i8; WIDTH],
         limit: usize,
     ) -> Option<(FallState, usize)> {
-        self.play(start, rest, limit)
+        self.play(start, *rest, limit)
             .map(|(state, frame, _)| (state, frame))
     }
 
@@ -285,7 +285,7 @@ impl Timeline {
         rest: &[i8; WIDTH],
         limit: usize,
     ) -> Option<(FallState, usize)> {
-        match self.play(start, rest, limit)? {
+        match self.play(start, *rest, limit)? {
             (_, _, true) => None,
             (state, frame, false) => Some((state, frame)),
         }
@@ -295,7 +295,7 @@ impl Timeline {
     fn play(
         &self,
         start: FallState,
-        rest: &[i8; WIDTH],
+        rest: [i8; WIDTH],
         limit: usize,
     ) -> Option<(FallState, usize, bool)> {
         let mut state = start;
@@ -303,8 +303,8 @@ impl Timeline {
             let buttons = self.buttons_at(frame);
             let new = Buttons::from_bits(buttons.bits() & !state.held.bits());
             let moved = Move::of_press(new, buttons).is_some();
-            let racing = moved && state.locks_next_frame(rest, buttons);
-            state.step(rest, buttons).then_some((state, frame, racing))
+            let racing = moved && state.locks_next_frame(&rest, buttons);
+            state.step(&rest, buttons).then_some((state, frame, racing))
         })
     }
 }
