@@ -17,7 +17,7 @@ use jewelbot_plugin::{SCREEN_HEIGHT, SCREEN_WIDTH};
 pub const DEFAULT_SCREEN: (usize, usize) = (1280, 720);
 
 /// Status lines of the plug-ins kept in the band; more are cut.
-pub const STATUS_LINES: usize = 5;
+pub const STATUS_LINES: usize = 6;
 /// Lines of the band besides the plug-ins' status: the passing message and the bar.
 const BAND_FRAME_LINES: usize = 2;
 /// Characters of the dock when it stands beside the picture, at least.

@@ -1,6 +1,7 @@
-//! The status lines and overlay marks the plug-in publishes every frame: who plays and how, the
-//! decision times, the counts, foresight, why the column goes where it goes, and the outlines
-//! of the target, its runners-up and where the next column would go.
+//! The status lines and overlay marks the plug-in publishes every frame: who plays and how (the
+//! strategy, mode, objective and foresight), why the column goes where it goes, the game's
+//! phase and speed, the decision times and counts, and the outlines of the target, its
+//! runners-up and where the next column would go.
 
 use super::MagicJewelryPlugin;
 use crate::game_view::GameView;
@@ -21,31 +22,37 @@ pub(super) fn show(
     let plan = player.plan().filter(|_| plugin.in_control);
     let geometry = plugin.geometry;
     let status = ctx.status();
-    status.lines = vec![
+    let who = if plugin.in_control {
         format!(
-            "AI {} {} {} | {} | after game over: {}",
-            if plugin.in_control { "on" } else { "off" },
+            "AI plays: {}, {} mode, {} objective, {}",
             player.strategy_name(),
             player.mode(),
-            view.phase,
-            player.after_game_over()
-        ),
-        format!(
-            "decision {} us median, {} us max",
-            work.decision_times.median().as_micros(),
-            work.decision_times.max().as_micros()
-        ),
-        format!(
-            "columns {} jewels {} game overs {}",
-            stats.columns_placed, stats.jewels_cleared, stats.game_overs
-        ),
-    ];
-    if player.foresight() {
-        status.lines.push(player.foresight_status().to_string());
-    }
+            plugin.settings.objective,
+            player.foresight_status()
+        )
+    } else {
+        "you play (the AI watches)".to_owned()
+    };
+    status.lines = vec![who];
     if let Some(why) = plan.and_then(|plan| plan.short_explanation.as_deref()) {
         status.lines.push(format!("why: {why}"));
     }
+    status.lines.extend([
+        format!(
+            "{} | level {} at {} frames a row | after a game over: {}",
+            view.phase,
+            view.level,
+            view.fall_speed,
+            player.after_game_over()
+        ),
+        format!(
+            "decision {} us median, {} us max | columns {} | game overs {}",
+            work.decision_times.median().as_micros(),
+            work.decision_times.max().as_micros(),
+            stats.columns_placed,
+            stats.game_overs
+        ),
+    ]);
     status.marks.clear();
     if let Some(plan) = plan {
         // Runners-up first, so the target's outline is drawn over theirs.
