@@ -21,7 +21,7 @@ pub const STATUS_LINES: usize = 6;
 /// Lines of the band besides the plug-ins' status: the passing message and the bar.
 const BAND_FRAME_LINES: usize = 2;
 /// Characters of the dock when it stands beside the picture, at least.
-pub const DOCK_COLUMNS: usize = 44;
+pub const DOCK_COLUMNS: usize = 48;
 /// Characters of a column of the dashboard's figures.
 pub const FIGURE_COLUMNS: usize = 34;
 /// Lines of a chart's plot at least (its title line comes on top).
