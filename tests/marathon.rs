@@ -414,3 +414,33 @@ fn the_player_continues_after_a_game_over_when_told() {
     assert_eq!(int(&restarted, "games_started"), 2, "{restarted}");
     assert!(int(&restarted, "level") < 7, "{restarted}");
 }
+
+/// The run's chain figures, from the frames in which the jewels counter rose (once a match
+/// step): the score objective builds chains, and the figures agree with each other. Pinned on
+/// a fixed game so that a change in play shows as a changed number.
+#[test]
+fn a_run_reports_its_chains() {
+    let summary = run(&["--objective", "score", "--frames", "20000"]);
+    let clearing = int(&summary, "clearing_locks");
+    let histogram: Vec<i64> = (1..8)
+        .map(|steps| int(&summary, &format!("chains_{steps}")))
+        .chain([int(&summary, "chains_8_or_more")])
+        .collect();
+    assert_eq!(histogram.iter().sum::<i64>(), clearing, "{histogram:?}");
+    assert!(clearing <= int(&summary, "columns_placed"));
+    let longest = int(&summary, "longest_chain");
+    assert_eq!(
+        histogram.iter().rposition(|&n| n > 0).map(|i| i as i64 + 1),
+        Some(longest)
+    );
+    let steps: i64 = histogram.iter().zip(1..).map(|(n, s)| n * s).sum();
+    let mean = summary["steps_per_clearing_lock"].as_f64().expect("a mean");
+    assert!((mean - steps as f64 / clearing as f64).abs() < 1e-9, "{mean}");
+    assert!(int(&summary, "best_lock_points") >= int(&summary, "longest_chain_points"));
+    assert!(int(&summary, "tallest_stack") <= 13);
+    assert_eq!(
+        (clearing, longest, histogram[..3].to_vec()),
+        (119, 8, vec![93, 16, 4]),
+        "pinned: the figures of this game"
+    );
+}
