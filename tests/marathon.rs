@@ -435,7 +435,10 @@ fn a_run_reports_its_chains() {
     );
     let steps: i64 = histogram.iter().zip(1..).map(|(n, s)| n * s).sum();
     let mean = summary["steps_per_clearing_lock"].as_f64().expect("a mean");
-    assert!((mean - steps as f64 / clearing as f64).abs() < 1e-9, "{mean}");
+    assert!(
+        (mean - steps as f64 / clearing as f64).abs() < 1e-9,
+        "{mean}"
+    );
     assert!(int(&summary, "best_lock_points") >= int(&summary, "longest_chain_points"));
     assert!(int(&summary, "tallest_stack") <= 13);
     assert_eq!(

@@ -215,11 +215,13 @@ pub fn draw(
             }
             let heat = changes.field_heat(plugin, field.address, &field.label, now_ms);
             w.light(VALUE_AT, value.len(), CHANGED_GLOW, heat);
-            let row = Rect::new(w.x, w.y, w.columns as i32 * w.char_width(), w.line_height());
-            clickable.fields.push(FieldRow {
-                rect: row,
-                address: field.address,
-            });
+            if w.lines_left() > 0 {
+                let row = Rect::new(w.x, w.y, w.columns as i32 * w.char_width(), w.line_height());
+                clickable.fields.push(FieldRow {
+                    rect: row,
+                    address: field.address,
+                });
+            }
             let text = format!(
                 "{range:<RANGE_COLUMNS$} {label:<LABEL_COLUMNS$} {value:<VALUE_COLUMNS$} {}",
                 field.meaning
@@ -352,6 +354,74 @@ fn draw_hex(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn inspection() -> Vec<(String, Inspection)> {
+        let field = |address, width, label: &str| Field {
+            address,
+            width,
+            label: label.into(),
+            value: "0".into(),
+            meaning: format!(
+                "what {label} holds, in more words than a line of the panel has room for"
+            ),
+        };
+        vec![(
+            "test".into(),
+            Inspection {
+                fields: vec![field(0x56, 1, "x"), field(0x5C, 3, "colours")],
+                panels: vec![jewelbot_plugin::Panel {
+                    title: "board".into(),
+                    lines: vec!["......".into(); 15],
+                }],
+            },
+        )]
+    }
+
+    /// A click on a labelled address's line selects it; a byte inside a field names it.
+    #[test]
+    fn a_click_on_a_labelled_address_selects_it() {
+        let snapshot = Snapshot {
+            picture: vec![],
+            ram: [0; jewelbot_plugin::RAM_SIZE],
+            frame: 0,
+            buttons: jewelbot_plugin::Buttons::NONE,
+            frozen: vec![],
+            slots: vec![],
+            inspections: inspection(),
+            stories: vec![],
+        };
+        let mut canvas = Canvas::new(600, 700);
+        let clickable = draw(
+            &mut canvas,
+            Rect::new(0, 0, 600, 700),
+            1,
+            &snapshot,
+            &Changes::new(),
+            &Ui::default(),
+            0,
+        );
+        let rows: Vec<u16> = clickable.fields.iter().map(|r| r.address).collect();
+        assert_eq!(rows, [0x56, 0x5C]);
+        for row in &clickable.fields {
+            let (x, y) = (row.rect.x + 3, row.rect.y + 2);
+            assert_eq!(clickable.address_at(x, y), Some(row.address));
+        }
+        assert!(clickable.hex.is_some(), "the hex view has room below");
+        assert_eq!(
+            field_at(&snapshot.inspections, 0x5E).map(|f| f.address),
+            Some(0x5C)
+        );
+        assert_eq!(field_at(&snapshot.inspections, 0x5F), None);
+        assert_eq!(field_addresses(&snapshot.inspections), [0x56, 0x5C]);
+    }
+
+    /// The plug-in's heading and two fields, a half-line gap, the panel's title and 15 lines,
+    /// a last half-line gap: 1 + 2 + 1 + 15 lines and two halves.
+    #[test]
+    fn content_lines_count_what_draw_sets() {
+        assert_eq!(content_lines(&inspection()), 20);
+        assert_eq!(content_lines(&[]), 2);
+    }
 
     #[test]
     fn a_click_on_a_byte_names_its_address() {
