@@ -1,7 +1,9 @@
 //! What drawing the window's parts costs: one composition of a 1280x720 window (the screen the
 //! window is fitted to by default) with every part shown, against one with every part hidden,
-//! on a snapshot of the Magic Jewelry plug-in playing the open cartridge, and what capturing
-//! the snapshot costs with and without the inspector's and the dashboard's content.
+//! on a snapshot of the Magic Jewelry plug-in playing the open cartridge; the redraw of the game
+//! and the band alone, which most pictures are (the panels are redrawn ten times a second);
+//! and what capturing the snapshot costs with and without the inspector's and the dashboard's
+//! content.
 //! Run with `cargo bench --bench window`; the window's own `--fps-trial` measures the same in
 //! a real window.
 
@@ -9,7 +11,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use jewelbot::cartridge;
 use jewelbot::frontend::canvas::Canvas;
 use jewelbot::frontend::changes::Changes;
-use jewelbot::frontend::compose;
+use jewelbot::frontend::compose::{self, Redraw};
 use jewelbot::frontend::panel;
 use jewelbot::frontend::view::{Snapshot, Ui};
 use jewelbot::session::{Session, SessionConfig};
@@ -50,16 +52,33 @@ fn window(c: &mut Criterion) {
     for shown in [true, false] {
         let name = if shown { "every part" } else { "no part" };
         let mut ui = parts(shown);
-        let snapshot = Snapshot::capture(&mut session, &ui);
+        let snapshot = Snapshot::capture(&mut session, &ui, true);
         ui.inspector_lines = panel::content_lines(&snapshot.inspections);
         let changes = Changes::new();
         let mut canvas = Canvas::new(1280, 720);
         group.bench_function(format!("compose, {name}"), |b| {
-            b.iter(|| compose::compose(&mut canvas, &snapshot, &changes, &ui, &[], 0));
+            b.iter(|| {
+                compose::compose(&mut canvas, &snapshot, &changes, &ui, &[], 0, Redraw::Whole)
+            });
         });
         group.bench_function(format!("capture, {name}"), |b| {
-            b.iter(|| black_box(Snapshot::capture(&mut session, &ui)));
+            b.iter(|| black_box(Snapshot::capture(&mut session, &ui, true)));
         });
+        if shown {
+            group.bench_function("compose the game and the band, every part", |b| {
+                b.iter(|| {
+                    compose::compose(
+                        &mut canvas,
+                        &snapshot,
+                        &changes,
+                        &ui,
+                        &[],
+                        0,
+                        Redraw::GameAndBand,
+                    )
+                });
+            });
+        }
     }
     group.finish();
 }

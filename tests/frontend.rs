@@ -168,10 +168,10 @@ fn compose_at_frame() -> Canvas {
         inspector: true,
         ..Ui::default()
     };
-    let before = Snapshot::capture(&mut session, &every_part);
+    let before = Snapshot::capture(&mut session, &every_part, true);
     changes.observe(&before.inspections, &before.ram, 1_000);
     session.run_frame().expect("frame");
-    let snapshot = Snapshot::capture(&mut session, &every_part);
+    let snapshot = Snapshot::capture(&mut session, &every_part, true);
     // Changes from the last frame are lit at half strength.
     let now = 1_000 + jewelbot::frontend::changes::HIGHLIGHT_MS / 2;
     changes.observe(&snapshot.inspections, &snapshot.ram, 1_000);
@@ -184,6 +184,7 @@ fn compose_at_frame() -> Canvas {
         &ui,
         &input::help_rows(&hosted_plugin_keys()),
         now,
+        compose::Redraw::Whole,
     );
     canvas
 }
@@ -243,6 +244,7 @@ fn the_composition_shows_every_part() {
             inspector: true,
             ..Ui::default()
         },
+        true,
     );
     let layout = layout::layout(WIDTH, HEIGHT, &golden_ui(&snapshot));
     assert_eq!(layout.scale, 2, "the largest scale that fits 1280x720");

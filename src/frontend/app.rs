@@ -4,7 +4,7 @@
 use super::audio::Audio;
 use super::canvas::Canvas;
 use super::changes::Changes;
-use super::compose;
+use super::compose::{self, Redraw};
 use super::input::{self, Action, Input};
 use super::layout;
 use super::pacing::{Due, Pacer, Speed};
@@ -32,6 +32,8 @@ const MESSAGE_TIME: Duration = Duration::from_secs(3);
 const IDLE_TICK: Duration = Duration::from_millis(50);
 /// Time between pictures while running unthrottled.
 const UNTHROTTLED_REDRAW: Duration = Duration::from_millis(33);
+/// Time between redraws of the dashboard and the inspector: often enough to read them.
+const PANEL_REDRAW: Duration = Duration::from_millis(100);
 /// Hex rows moved by one wheel notch.
 const WHEEL_ROWS: f32 = 2.0;
 /// The largest picture scale a window opens at when none is asked for.
@@ -61,6 +63,9 @@ pub struct App {
     cursor: (f64, f64),
     /// Where the last picture put what a click in the inspector selects.
     clickable: panel::Clickable,
+    /// When the whole window was last drawn; `None` when it must be at the next picture
+    /// (something shown changed, or the window did).
+    whole_drawn: Option<Instant>,
     /// The monitor's size in pixels (or the default screen's), to fit the window in.
     screen: (usize, usize),
     fps: FpsMeter,
@@ -103,6 +108,7 @@ impl App {
             started: Instant::now(),
             cursor: (0.0, 0.0),
             clickable: panel::Clickable::default(),
+            whole_drawn: None,
             screen: layout::DEFAULT_SCREEN,
             fps: FpsMeter::default(),
             last_redraw: Instant::now(),
@@ -352,11 +358,16 @@ impl App {
             return;
         }
         self.last_redraw = Instant::now();
-        self.canvas
-            .resize(size.width as usize, size.height as usize);
+        let (width, height) = (size.width as usize, size.height as usize);
+        let whole = self.ui.help
+            || (self.canvas.width(), self.canvas.height()) != (width, height)
+            || self
+                .whole_drawn
+                .is_none_or(|at| at.elapsed() >= PANEL_REDRAW);
+        self.canvas.resize(width, height);
         let now_ms = self.started.elapsed().as_millis() as u64;
-        let snapshot = Snapshot::capture(&mut self.session, &self.ui);
-        if self.ui.inspector {
+        let snapshot = Snapshot::capture(&mut self.session, &self.ui, whole);
+        if self.ui.inspector && whole {
             self.changes
                 .observe(&snapshot.inspections, &snapshot.ram, now_ms);
             self.ui.inspector_lines = panel::content_lines(&snapshot.inspections);
@@ -368,6 +379,12 @@ impl App {
             .filter(|(_, at)| at.elapsed() < MESSAGE_TIME)
             .map(|(text, _)| text.clone())
             .or_else(|| self.stopped.clone());
+        let redraw = if whole {
+            self.whole_drawn = Some(self.last_redraw);
+            Redraw::Whole
+        } else {
+            Redraw::GameAndBand
+        };
         let drawn = compose::compose(
             &mut self.canvas,
             &snapshot,
@@ -375,8 +392,11 @@ impl App {
             &self.ui,
             &self.help,
             now_ms,
+            redraw,
         );
-        self.clickable = drawn.clickable;
+        if whole {
+            self.clickable = drawn.clickable;
+        }
         if let Some(presenter) = &mut self.presenter {
             if let Err(error) = presenter.present(&self.canvas) {
                 self.fail(event_loop, error);
@@ -385,6 +405,7 @@ impl App {
     }
 
     fn act(&mut self, action: Action, event_loop: &ActiveEventLoop) {
+        self.whole_drawn = None;
         match action {
             Action::Help => self.ui.help = !self.ui.help,
             Action::ToggleAi => {
@@ -517,6 +538,7 @@ impl App {
 
     /// Shows or hides every part of the window at once (the fps trial's turns).
     fn show_every_part(&mut self, shown: bool) {
+        self.whole_drawn = None;
         let ui = &mut self.ui;
         ui.inspector = shown;
         ui.dashboard = shown;
@@ -723,6 +745,7 @@ impl App {
         };
         let pressed = event.state == ElementState::Pressed;
         if pressed && self.edit_key(code) {
+            self.whole_drawn = None;
             self.request_redraw();
             return;
         }
@@ -763,7 +786,10 @@ impl ApplicationHandler for App {
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
             WindowEvent::RedrawRequested => self.redraw(event_loop),
-            WindowEvent::Resized(_) => self.request_redraw(),
+            WindowEvent::Resized(_) => {
+                self.whole_drawn = None;
+                self.request_redraw();
+            }
             WindowEvent::ModifiersChanged(modifiers) => self.modifiers = modifiers.state(),
             WindowEvent::Focused(false) => self.input.release_keys(),
             WindowEvent::KeyboardInput { event, .. } => self.on_key(&event, event_loop),
@@ -778,6 +804,7 @@ impl ApplicationHandler for App {
                 if picked.is_some() || self.ui.selected.is_some() {
                     self.ui.selected = picked;
                     self.ui.typed = None;
+                    self.whole_drawn = None;
                     self.request_redraw();
                 }
             }
@@ -792,6 +819,7 @@ impl ApplicationHandler for App {
                         MouseScrollDelta::PixelDelta(p) => (p.y / 16.0) as f32,
                     };
                     self.scroll_hex((-lines * WHEEL_ROWS).round() as i32);
+                    self.whole_drawn = None;
                     self.request_redraw();
                 }
             }

@@ -22,7 +22,20 @@ pub struct Drawn {
     pub clickable: panel::Clickable,
 }
 
-/// Draws everything into `canvas` (already sized to the window).
+/// How much of the window a picture redraws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Redraw {
+    /// Everything.
+    Whole,
+    /// The game, its marks and the status band only; the dashboard, the inspector and the
+    /// background keep the pixels of the last whole picture, which had the same layout. Text
+    /// for people changes faster than they read it at unthrottled speed, so the window
+    /// redraws its panels a few times a second and leaves the emulator the time.
+    GameAndBand,
+}
+
+/// Draws into `canvas` (already sized to the window); with [`Redraw::GameAndBand`], what
+/// changes every frame only.
 pub fn compose(
     canvas: &mut Canvas,
     snapshot: &Snapshot,
@@ -30,23 +43,29 @@ pub fn compose(
     ui: &Ui,
     help: &[(String, String)],
     now_ms: u64,
+    redraw: Redraw,
 ) -> Drawn {
     let layout = layout(canvas.width(), canvas.height(), ui);
-    canvas.fill(BACKGROUND);
+    let whole = redraw == Redraw::Whole;
+    if whole {
+        canvas.fill(BACKGROUND);
+    }
     blit_picture(canvas, &snapshot.picture, layout.game);
     if ui.marks {
         draw_marks(canvas, snapshot, layout.game);
     }
     draw_band(canvas, snapshot, ui, layout);
-    if let Some(rect) = layout.dashboard {
-        dashboard::draw(canvas, rect, layout.text, &snapshot.stories, layout.dock);
-    }
-    let clickable = match layout.inspector {
-        Some(rect) => panel::draw(canvas, rect, layout.text, snapshot, changes, ui, now_ms),
-        None => panel::Clickable::default(),
-    };
-    if ui.help {
-        draw_help(canvas, help, layout.text);
+    let mut clickable = panel::Clickable::default();
+    if whole {
+        if let Some(rect) = layout.dashboard {
+            dashboard::draw(canvas, rect, layout.text, &snapshot.stories, layout.dock);
+        }
+        if let Some(rect) = layout.inspector {
+            clickable = panel::draw(canvas, rect, layout.text, snapshot, changes, ui, now_ms);
+        }
+        if ui.help {
+            draw_help(canvas, help, layout.text);
+        }
     }
     Drawn { layout, clickable }
 }
@@ -262,6 +281,7 @@ mod tests {
             &ui,
             &[],
             0,
+            Redraw::Whole,
         );
         assert_eq!(canvas.pixel(100, 50), Some([255, 255, 255, 255]));
     }
@@ -285,6 +305,7 @@ mod tests {
                 &ui,
                 &[],
                 0,
+                Redraw::Whole,
             );
             let game = drawn.layout.game;
             let covered = (game.y..game.bottom())
@@ -300,6 +321,33 @@ mod tests {
         }
     }
 
+    /// Between whole pictures only the game and the band change: the dashboard keeps its
+    /// pixels, and the next whole picture draws it again.
+    #[test]
+    fn a_redraw_of_the_game_and_band_leaves_the_panels_as_they_were() {
+        let ui = Ui::default();
+        let mut canvas = Canvas::new(1280, 720);
+        let (changes, shot) = (Changes::new(), snapshot(0, Buttons::NONE));
+        let drawn = compose(&mut canvas, &shot, &changes, &ui, &[], 0, Redraw::Whole);
+        let dashboard = drawn.layout.dashboard.expect("a dashboard");
+        let (x, y) = (dashboard.x as usize + 2, dashboard.y as usize + 2);
+        let panel_pixel = canvas.pixel(x, y);
+        let marker = [1, 2, 3, 255];
+        canvas.fill_rect(Rect::new(x as i32, y as i32, 1, 1), marker);
+        compose(
+            &mut canvas,
+            &shot,
+            &changes,
+            &ui,
+            &[],
+            0,
+            Redraw::GameAndBand,
+        );
+        assert_eq!(canvas.pixel(x, y), Some(marker));
+        compose(&mut canvas, &shot, &changes, &ui, &[], 0, Redraw::Whole);
+        assert_eq!(canvas.pixel(x, y), panel_pixel);
+    }
+
     #[test]
     fn the_input_display_lights_the_buttons_held() {
         let lit = |buttons| {
@@ -311,6 +359,7 @@ mod tests {
                 &Ui::default(),
                 &[],
                 0,
+                Redraw::Whole,
             );
             let band = drawn.layout.band;
             (band.y..band.bottom())

@@ -108,8 +108,9 @@ pub struct Snapshot {
 
 impl Snapshot {
     /// Copies what is needed from `session`; plug-in inspections and stories only for the
-    /// parts of `ui` shown (they cost a little and only those parts show them).
-    pub fn capture(session: &mut Session, ui: &Ui) -> Self {
+    /// parts of `ui` shown, and only with `panels` (they cost a little and only those parts,
+    /// drawn a few times a second, show them).
+    pub fn capture(session: &mut Session, ui: &Ui, panels: bool) -> Self {
         let picture = session.picture_rgba().to_vec();
         let slots = session
             .plugins()
@@ -141,12 +142,12 @@ impl Snapshot {
                 }
             })
             .collect();
-        let inspections = if ui.inspector {
+        let inspections = if ui.inspector && panels {
             session.plugins().inspect(session.ram())
         } else {
             Vec::new()
         };
-        let stories = if ui.dashboard {
+        let stories = if ui.dashboard && panels {
             session.plugins().stories(CHART_EVENTS)
         } else {
             Vec::new()
