@@ -7,7 +7,7 @@ use super::canvas::{Canvas, Color, Rect};
 use super::changes::Changes;
 use super::dashboard;
 use super::font::{self, GLYPH};
-use super::layout::{layout, line_height, Layout, STATUS_LINES};
+use super::layout::{layout, line_height, status_lines, Layout};
 use super::panel;
 use super::view::{Snapshot, Ui, ACCENT, BACKGROUND, DIM, TEXT, WARNING};
 use jewelbot_plugin::{Buttons, SCREEN_HEIGHT, SCREEN_WIDTH};
@@ -168,9 +168,9 @@ fn draw_band(canvas: &mut Canvas, snapshot: &Snapshot, ui: &Ui, layout: Layout) 
                     .into_iter()
                     .map(move |part| (part, color))
             })
-            .take(STATUS_LINES)
+            .take(status_lines(layout.dock))
             .collect();
-        let blank = STATUS_LINES - wrapped.len();
+        let blank = status_lines(layout.dock) - wrapped.len();
         for (line, color) in &wrapped {
             text.line(line, *color);
         }

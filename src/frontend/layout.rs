@@ -16,12 +16,14 @@ use jewelbot_plugin::{SCREEN_HEIGHT, SCREEN_WIDTH};
 /// The screen a window is fitted to when the monitor does not say its size.
 pub const DEFAULT_SCREEN: (usize, usize) = (1280, 720);
 
-/// Status lines of the plug-ins kept in the band; more are cut.
-pub const STATUS_LINES: usize = 6;
+/// Status lines of the plug-ins kept in the band below the picture; more are cut.
+const STATUS_LINES_BELOW: usize = 6;
+/// The same beside the picture, where lines are shorter and the dock as tall as the picture.
+const STATUS_LINES_BESIDE: usize = 10;
 /// Lines of the band besides the plug-ins' status: the passing message and the bar.
 const BAND_FRAME_LINES: usize = 2;
 /// Characters of the dock when it stands beside the picture, at least.
-pub const DOCK_COLUMNS: usize = 48;
+pub const DOCK_COLUMNS: usize = 44;
 /// Characters of a column of the dashboard's figures.
 pub const FIGURE_COLUMNS: usize = 34;
 /// Lines of a chart's plot at least (its title line comes on top).
@@ -72,9 +74,18 @@ pub fn game_width(scale: usize, aspect: Aspect) -> usize {
     }
 }
 
+/// Status lines of the plug-ins the band keeps with the dock at `dock`.
+pub fn status_lines(dock: Dock) -> usize {
+    match dock {
+        Dock::Below => STATUS_LINES_BELOW,
+        Dock::Beside => STATUS_LINES_BESIDE,
+    }
+}
+
 /// Lines of the status band.
-pub fn band_lines(ui: &Ui) -> usize {
-    BAND_FRAME_LINES + if ui.status { STATUS_LINES } else { 0 } + usize::from(ui.input)
+pub fn band_lines(ui: &Ui, dock: Dock) -> usize {
+    let status = if ui.status { status_lines(dock) } else { 0 };
+    BAND_FRAME_LINES + status + usize::from(ui.input)
 }
 
 /// Columns of figures the dashboard sets in `chars` characters.
@@ -110,14 +121,14 @@ fn least_size(ui: &Ui, scale: usize, t: usize, dock: Dock) -> (usize, usize) {
     let chars = |width: usize| width / (GLYPH * t);
     let (left_w, left_h) = match dock {
         Dock::Below => {
-            let mut lines = band_lines(ui);
+            let mut lines = band_lines(ui, dock);
             if ui.dashboard {
                 lines += dashboard_lines(chars(gw), dock);
             }
             (gw, gh + lines * lh)
         }
         Dock::Beside => {
-            let mut lines = band_lines(ui);
+            let mut lines = band_lines(ui, dock);
             if ui.dashboard {
                 lines += dashboard_lines(DOCK_COLUMNS, dock);
             }
@@ -229,7 +240,7 @@ pub fn layout(width: usize, height: usize, ui: &Ui) -> Layout {
             )
         }
     };
-    let band_h = (band_lines(ui) as i32 * lh).min(dock_rect.height);
+    let band_h = (band_lines(ui, dock) as i32 * lh).min(dock_rect.height);
     let band = Rect::new(dock_rect.x, dock_rect.y, dock_rect.width, band_h);
     let dashboard = ui.dashboard.then(|| {
         Rect::new(
@@ -293,25 +304,23 @@ mod tests {
 
     #[test]
     fn the_window_uses_the_screen_it_opens_on() {
-        // (screen, inspector, dashboard) -> picture scale.
+        // (screen, inspector, dashboard) -> picture scale and text scale.
         let cases = [
-            ((1280, 720), true, true, 2),
-            ((1280, 720), true, false, 2),
-            ((1280, 720), false, true, 3),
-            ((1280, 720), false, false, 3),
-            ((1920, 1080), true, true, 3),
-            ((1920, 1080), false, true, 4),
-            ((1920, 1080), false, false, 4),
+            ((1280, 720), true, true, 2, 1),
+            ((1280, 720), true, false, 2, 1),
+            ((1280, 720), false, true, 3, 1),
+            ((1280, 720), false, false, 3, 1),
+            ((1920, 1080), true, true, 3, 1),
+            ((1920, 1080), false, true, 4, 2),
+            ((1920, 1080), false, false, 4, 2),
         ];
-        for (screen, inspector, dashboard, scale) in cases {
+        for (screen, inspector, dashboard, scale, text) in cases {
             let ui = ui(inspector, dashboard);
             let (w, h) = window_size(&ui, screen, 8);
             assert!(w <= screen.0 && h <= screen.1, "{w}x{h} on {screen:?}");
             let l = layout(w, h, &ui);
-            assert_eq!(
-                l.scale, scale,
-                "{screen:?} inspector {inspector} dashboard {dashboard}"
-            );
+            let case = format!("{screen:?} inspector {inspector} dashboard {dashboard}");
+            assert_eq!((l.scale, l.text), (scale, text), "{case}");
             check(&l, w, h);
         }
         // A scale asked for is the most it takes.
