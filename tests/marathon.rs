@@ -440,6 +440,8 @@ fn a_run_reports_its_chains() {
         "{mean}"
     );
     assert!(int(&summary, "best_lock_points") >= int(&summary, "longest_chain_points"));
+    // Every step of a chain scores, so the longest chain's lock brought points.
+    assert!(int(&summary, "longest_chain_points") > 0);
     assert!(int(&summary, "tallest_stack") <= 13);
     assert_eq!(
         (clearing, longest, histogram[..3].to_vec()),

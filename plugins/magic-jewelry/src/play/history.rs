@@ -321,8 +321,9 @@ fn carried(before: u32, now: u32, digits: u32) -> bool {
 /// not a wrap (a new game, a poke) gains nothing.
 fn counter_delta(before: u32, now: u32) -> u32 {
     let delta = (u64::from(now) + COUNTER_MODULUS - u64::from(before)) % COUNTER_MODULUS;
-    // No frame adds more than a wild column's worth of points.
-    if delta < COUNTER_MODULUS / 100 {
+    // A rise under half the counter is a gain: a long chain brings millions in one lock, and
+    // one of its steps millions in one frame. Anything else is the counter falling.
+    if delta < COUNTER_MODULUS / 2 {
         delta as u32
     } else {
         0
@@ -332,6 +333,7 @@ fn counter_delta(before: u32, now: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::memory_map as map;
 
     #[test]
     fn a_display_rolls_over_when_its_counter_carries_past_it() {
@@ -344,6 +346,50 @@ mod tests {
         assert!(carried(99_999_999, 299, 7));
         // A new game is no carry.
         assert!(!carried(123_456, 0, 5));
+    }
+
+    /// A column at the spawn point with `score` on the counter.
+    fn at_spawn(score: u32) -> GameView {
+        let mut ram = [0u8; 0x800];
+        ram[map::FALL_SPEED as usize] = 63;
+        ram[map::SPEED_IN_FORCE as usize] = 63;
+        ram[map::COLUMN_X as usize] = 3;
+        ram[map::CURRENT_COLUMN as usize..][..3].copy_from_slice(&[1, 2, 3]);
+        ram[map::NEXT_COLUMN as usize..][..3].copy_from_slice(&[4, 5, 6]);
+        for (row, jewel) in (-2..=0).zip([1, 2, 3]) {
+            ram[map::cell_address(row, 3) as usize] = jewel;
+        }
+        let mut view = GameView::decode(&ram).expect("consistent");
+        view.score = score;
+        view
+    }
+
+    #[test]
+    fn a_chain_worth_millions_is_recorded_with_its_points() {
+        let spawn = Events {
+            spawned: true,
+            ..Events::default()
+        };
+        let step = Events {
+            jewels_cleared: 3,
+            ..Events::default()
+        };
+        let mut history = History::default();
+        history.observe(0, &at_spawn(98_000_000), spawn, 0);
+        // Eleven steps, whose points carry the counter past its 8 digits.
+        for frame in 1..=11 {
+            history.observe(frame, &at_spawn(98_000_000), step, 0);
+        }
+        history.observe(100, &at_spawn(1_276_800), spawn, 0);
+        history.observe(200, &at_spawn(1_277_100), spawn, 0);
+        let points: Vec<u32> = history.columns().iter().map(|c| c.points).collect();
+        assert_eq!(points, [0, 3_276_800, 300]);
+        let chains = history.chains();
+        assert_eq!((chains.longest, chains.longest_points), (11, 3_276_800));
+        assert_eq!(chains.best_points, 3_276_800);
+        // A counter that falls without a new game (a poke) brings nothing.
+        history.observe(300, &at_spawn(5), spawn, 0);
+        assert_eq!(history.columns().last().map(|c| c.points), Some(0));
     }
 
     #[test]
