@@ -120,6 +120,10 @@ fn fast_mode_plays_sixty_thousand_frames_from_power_on() {
         work.decisions, work.foreseen, work.stale, work.locked_as_planned
     );
     assert_eq!((work.missed_presses, work.replans), (0, 0), "{work:?}");
+    // Every lock (all columns but the one in hand) went where it was planned.
+    let locks = work.locked_as_planned + work.locked_off_plan + work.locked_without_plan;
+    assert!(locks + 1 >= stats.columns_placed, "{work:?}");
+    assert_eq!(locks, work.locked_as_planned, "{work:?}");
     // Every column after the first was decided before it spawned, and no search was wasted.
     assert_eq!(work.foreseen + 1, stats.columns_placed);
     assert_eq!(work.decisions, stats.columns_placed);

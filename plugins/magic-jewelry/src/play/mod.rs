@@ -258,6 +258,9 @@ impl Player {
 
     /// The buttons to hold during the next frame, given this frame's view.
     pub fn on_frame(&mut self, view: &GameView, events: Events) -> Buttons {
+        if events.locked.is_some() && self.hand.plan.is_none() {
+            self.stats.locked_without_plan += 1;
+        }
         if let (Some(locked), Some(plan)) = (events.locked, &self.hand.plan) {
             if plan.is_on_target(locked.x, Column(locked.jewels)) {
                 self.stats.locked_as_planned += 1;

@@ -110,6 +110,10 @@ pub struct PlayerStats {
     /// Locks where the plan said, and elsewhere.
     pub locked_as_planned: u64,
     pub locked_off_plan: u64,
+    /// Locks of columns the player had no plan for: one that could not move at all from
+    /// where it spawned, or one in hand when control passed to the player.
+    #[serde(default)]
+    pub locked_without_plan: u64,
     /// Frames on which RAM showed the column elsewhere than the presses should have put it.
     pub missed_presses: u64,
     pub confirmed_presses: u64,

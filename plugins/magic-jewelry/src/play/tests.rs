@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::engine;
+use crate::game_view::FallingColumn;
 use crate::memory_map as map;
 use std::time::Instant;
 
@@ -255,4 +256,41 @@ fn the_next_column_is_decided_before_it_spawns() {
         // second column's own (the next prediction is still out).
         assert_eq!(stats.decisions, 3 - u64::from(foreseen));
     }
+}
+
+/// Every lock is counted once: where it was planned, elsewhere, or with no plan at all.
+#[test]
+fn every_lock_is_accounted_for() {
+    let lock_at = |x: u8, jewels: [u8; 3]| Events {
+        locked: Some(FallingColumn {
+            x,
+            y: 12,
+            jewels,
+            drawn: true,
+            landed: true,
+        }),
+        ..Events::default()
+    };
+    let mut player = player();
+    let view = falling();
+    // Control passes to the player as a column locks: there was no plan for it.
+    player.on_frame(&view, lock_at(2, [1, 2, 3]));
+    let plan = player
+        .plan()
+        .expect("a plan for the column in hand")
+        .clone();
+    player.on_frame(&view, lock_at(plan.target_x, plan.target_jewels.0));
+    player.on_frame(
+        &view,
+        lock_at((plan.target_x + 1) % 6, plan.target_jewels.0),
+    );
+    let stats = player.stats();
+    assert_eq!(
+        (
+            stats.locked_as_planned,
+            stats.locked_off_plan,
+            stats.locked_without_plan
+        ),
+        (1, 1, 1)
+    );
 }

@@ -31,6 +31,11 @@ pub(super) fn all(plugin: &MagicJewelryPlugin) -> Vec<Stat> {
             work.locked_as_planned,
         ),
         int("locked_off_plan", "locked elsewhere", work.locked_off_plan),
+        int(
+            "locked_without_plan",
+            "locked with no plan (could not move from the spawn)",
+            work.locked_without_plan,
+        ),
         int("replans", "re-plans", work.replans),
         int(
             "missed_presses",
