@@ -3,9 +3,11 @@
 //! A plug-in that panics is caught, its half-done frame (buttons, RAM writes) is thrown away,
 //! and it is restarted at the next frame: told of a reset, then called as before. One that
 //! panics again and again ([`RESTART_LIMIT`] times within [`RESTART_WINDOW_FRAMES`]) is
-//! switched off for the session. A plug-in that takes longer than the stall limit over a frame
-//! has that frame's output thrown away, its buttons released. Messages about either are rate
-//! limited so a plug-in that fails every frame cannot flood the user.
+//! switched off for the session. With a stall limit (the window's), a plug-in that takes longer
+//! than that over a frame has that frame's output thrown away, its buttons released; without one
+//! (the default, and headless runs') the host waits for it, so that the same inputs give the
+//! same game however loaded the machine is. Messages about either are rate limited so a plug-in
+//! that fails every frame cannot flood the user.
 
 use jewelbot_plugin::{
     Buttons, FrameContext, FrameOutputs, Inspection, Milestone, Plugin, PluginOption, Ram,
@@ -28,9 +30,10 @@ pub const RESTART_LIMIT: usize = 3;
 pub const RESTART_WINDOW_FRAMES: u64 = 600;
 /// Frames between two messages of one kind about one plug-in; those in between are counted.
 pub const MESSAGE_INTERVAL_FRAMES: u64 = 600;
-/// The longest a plug-in may take over one frame before its output is thrown away. Far above
-/// a decision of the default player; a plug-in this slow would hold the game up visibly.
-pub const DEFAULT_STALL_LIMIT: Duration = Duration::from_millis(500);
+/// The window's stall limit: the longest a plug-in may take over one frame before its output is
+/// thrown away. Far above a decision of the default player; a plug-in this slow holds the game
+/// up visibly, and what it decided is thirty frames late.
+pub const WINDOW_STALL_LIMIT: Duration = Duration::from_millis(500);
 
 /// Where a plug-in stands with the loaded ROM.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,6 +97,8 @@ pub struct PluginSlot {
     panics: VecDeque<u64>,
     restarts: u64,
     stalls: u64,
+    /// The longest it took over one frame.
+    slowest_frame: Duration,
     panic_messages: RateLimit,
     stall_messages: RateLimit,
 }
@@ -125,6 +130,11 @@ impl PluginSlot {
         self.stalls
     }
 
+    /// The longest it took over one frame since it was attached.
+    pub fn slowest_frame(&self) -> Duration {
+        self.slowest_frame
+    }
+
     /// Attached and not given up on: active, or waiting for its restart.
     fn is_running(&self) -> bool {
         matches!(self.state, SlotState::Active(_) | SlotState::Restarting(_))
@@ -141,7 +151,7 @@ pub struct PluginHost {
     /// The last frame the plug-ins were shown.
     frame: u64,
     in_control: bool,
-    stall_limit: Duration,
+    stall_limit: Option<Duration>,
 }
 
 impl Default for PluginHost {
@@ -153,7 +163,7 @@ impl Default for PluginHost {
             notes: None,
             frame: 0,
             in_control: true,
-            stall_limit: DEFAULT_STALL_LIMIT,
+            stall_limit: None,
         }
     }
 }
@@ -172,6 +182,7 @@ impl PluginHost {
                     panics: VecDeque::new(),
                     restarts: 0,
                     stalls: 0,
+                    slowest_frame: Duration::ZERO,
                     panic_messages: RateLimit::default(),
                     stall_messages: RateLimit::default(),
                 })
@@ -184,12 +195,13 @@ impl PluginHost {
         &self.slots
     }
 
-    /// The longest a plug-in may take over a frame before that frame's output is dropped.
-    pub fn stall_limit(&self) -> Duration {
+    /// The longest a plug-in may take over a frame before that frame's output is dropped
+    /// (`None`: the host waits for it).
+    pub fn stall_limit(&self) -> Option<Duration> {
         self.stall_limit
     }
 
-    pub fn set_stall_limit(&mut self, limit: Duration) {
+    pub fn set_stall_limit(&mut self, limit: Option<Duration>) {
         self.stall_limit = limit;
     }
 
@@ -255,8 +267,10 @@ impl PluginHost {
                 plugin.on_frame(&mut ctx);
             });
             let took = started.elapsed();
+            let slot = &mut self.slots[index];
+            slot.slowest_frame = slot.slowest_frame.max(took);
             match result {
-                Ok(()) if took > self.stall_limit => {
+                Ok(()) if self.stall_limit.is_some_and(|limit| took > limit) => {
                     // Too late to be trusted with this frame: nothing it did is applied.
                     self.pokes.truncate(pokes_before);
                     self.stalled(index, took);
@@ -358,7 +372,7 @@ impl PluginHost {
     /// A plug-in overran the stall limit: this frame it presses nothing.
     fn stalled(&mut self, index: usize, took: Duration) {
         let frame = self.frame;
-        let limit = self.stall_limit;
+        let limit = self.stall_limit.unwrap_or_default();
         let Some(slot) = self.slots.get_mut(index) else {
             return;
         };

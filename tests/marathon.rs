@@ -320,6 +320,7 @@ fn bad_marathon_arguments_are_refused_before_the_first_frame() {
             "also the path of",
         ),
         (vec!["--frames", "10", "--state", arg(&damaged)], "damaged"),
+        (vec!["--frames", "10", "--stall-limit", "0"], "0"),
         (
             vec![
                 "--frames",
@@ -448,4 +449,16 @@ fn a_run_reports_its_chains() {
         (119, 8, vec![93, 16, 4]),
         "pinned: the figures of this game"
     );
+}
+
+/// Without `--stall-limit` a run waits for its plug-ins: none of their frames is thrown away,
+/// however long one takes, and the summary says how long the slowest took.
+#[test]
+fn a_headless_run_waits_for_its_plugins() {
+    let summary = run(&["--frames", "600"]);
+    let plugin = &summary["plugins"][0];
+    assert_eq!(plugin["name"], "magic-jewelry");
+    assert_eq!(plugin["stalls"].as_i64(), Some(0), "{plugin}");
+    let slowest = plugin["slowest_frame_ms"].as_f64().expect("a duration");
+    assert!(slowest > 0.0, "{plugin}");
 }

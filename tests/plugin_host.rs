@@ -388,7 +388,7 @@ fn a_plugin_over_the_stall_limit_is_skipped_for_that_frame() {
     let mut session = tiny_session(vec![Box::new(sleeper)]);
     session
         .plugins_mut()
-        .set_stall_limit(Duration::from_millis(20));
+        .set_stall_limit(Some(Duration::from_millis(20)));
     for _ in 0..2 {
         session.run_frame().expect("frame runs");
     }
@@ -411,6 +411,24 @@ fn a_plugin_over_the_stall_limit_is_skipped_for_that_frame() {
 }
 
 #[test]
+fn without_a_stall_limit_a_slow_plugin_is_waited_for() {
+    let sleeper = Sleeper {
+        slow_on: |frame| frame == 3,
+        sleep: Duration::from_millis(80),
+    };
+    let mut session = tiny_session(vec![Box::new(sleeper)]);
+    assert_eq!(session.plugins().stall_limit(), None);
+    for _ in 0..3 {
+        session.run_frame().expect("frame runs");
+        assert_eq!(session.plugin_buttons(), Buttons::A);
+    }
+    let slot = &session.plugins().slots()[0];
+    assert_eq!(slot.stalls(), 0);
+    assert!(slot.slowest_frame() >= Duration::from_millis(80));
+    assert!(session.plugins_mut().drain_messages().is_empty());
+}
+
+#[test]
 fn stall_messages_are_rate_limited() {
     let sleeper = Sleeper {
         slow_on: |_| true,
@@ -419,7 +437,7 @@ fn stall_messages_are_rate_limited() {
     let mut session = tiny_session(vec![Box::new(sleeper)]);
     session
         .plugins_mut()
-        .set_stall_limit(Duration::from_millis(1));
+        .set_stall_limit(Some(Duration::from_millis(1)));
     for _ in 0..40 {
         session.run_frame().expect("frame runs");
         assert_eq!(session.plugin_buttons(), Buttons::NONE);

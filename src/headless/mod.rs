@@ -144,6 +144,10 @@ pub struct Summary {
 pub struct PluginSummary {
     pub name: String,
     pub state: String,
+    /// Frames whose buttons were released because it overran the stall limit (`--stall-limit`).
+    pub stalls: u64,
+    /// The longest it took over one frame in this leg of the run, in milliseconds.
+    pub slowest_frame_ms: f64,
     pub stats: serde_json::Map<String, serde_json::Value>,
     #[serde(skip)]
     labels: Vec<(String, String)>,
@@ -263,6 +267,8 @@ pub fn plugin_summaries(session: &Session) -> Vec<PluginSummary> {
             PluginSummary {
                 name: slot.name().to_owned(),
                 state: format!("{:?}", slot.state()),
+                stalls: slot.stalls(),
+                slowest_frame_ms: slot.slowest_frame().as_secs_f64() * 1000.0,
                 stats: own
                     .iter()
                     .map(|s| (s.key.clone(), json_value(&s.value)))
@@ -354,6 +360,16 @@ impl Summary {
         }
         for plugin in &self.plugins {
             lines.push(format!("plug-in {}: {}", plugin.name, plugin.state));
+            lines.push(format!(
+                "  slowest frame: {:.1} ms",
+                plugin.slowest_frame_ms
+            ));
+            if plugin.stalls > 0 {
+                lines.push(format!(
+                    "  frames over the stall limit, buttons released: {}",
+                    plugin.stalls
+                ));
+            }
             for (label, value) in &plugin.labels {
                 lines.push(format!("  {label}: {value}"));
             }

@@ -6,9 +6,10 @@ use crate::{
 ///
 /// The host catches panics: the frame's buttons and RAM writes of a plug-in that panics are
 /// dropped, and at the next frame it is told of a reset ([`Plugin::on_reset`]) and called again;
-/// one that keeps panicking is switched off with a message. A call of [`Plugin::on_frame`] that
-/// takes longer than the host's stall limit has its frame's output dropped (its buttons
-/// released). The emulator keeps running either way.
+/// one that keeps panicking is switched off with a message. Where the host has a stall limit
+/// (the window's), a call of [`Plugin::on_frame`] that takes longer has its frame's output
+/// dropped (its buttons released); a headless run waits for it, so that it plays the same game
+/// on any machine. The emulator keeps running either way.
 pub trait Plugin: Send {
     /// A short name for messages and menus.
     fn name(&self) -> &str;

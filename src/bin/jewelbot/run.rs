@@ -15,6 +15,7 @@ use jewelbot::session::Session;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// Frames between two updates of the progress bar.
 const PROGRESS_EVERY: u64 = 64;
@@ -56,6 +57,9 @@ pub fn run(
     if args.explain {
         session.plugins_mut().keep_notes();
     }
+    session
+        .plugins_mut()
+        .set_stall_limit(args.stall_limit.map(Duration::from_millis));
     let mut gif = args
         .gif
         .as_deref()
