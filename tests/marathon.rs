@@ -441,6 +441,10 @@ fn a_run_reports_its_chains() {
         "{mean}"
     );
     assert!(int(&summary, "best_lock_points") >= int(&summary, "longest_chain_points"));
+    // Counted up to the last column's spawn, so at most the counter (which has not wrapped).
+    let scored = int(&summary, "points_scored");
+    assert!(scored >= int(&summary, "best_lock_points"));
+    assert!(scored <= int(&summary, "score"), "{scored}");
     // Every step of a chain scores, so the longest chain's lock brought points.
     assert!(int(&summary, "longest_chain_points") > 0);
     assert!(int(&summary, "tallest_stack") <= 13);

@@ -8,7 +8,7 @@
 
 use crate::game_view::{GameView, Grid, EMPTY};
 use crate::memory_map::{COLUMNS, ROWS};
-use crate::play::tracker::Events;
+use crate::play::tracker::{counter_gain, Events};
 use jewelbot_plugin::{Milestone, Series};
 use serde::{Deserialize, Serialize};
 
@@ -22,8 +22,11 @@ const DISPLAYS: [(&str, u32, Reader); 3] = [
     ("level", 3, |v| v.level),
 ];
 
-/// The 8-digit counters wrap at this.
-const COUNTER_MODULUS: u64 = 100_000_000;
+/// The most a counter is taken to gain between two readings (two frames, or the score between
+/// two spawns): under half the 8-digit counter, since a long chain brings millions in one lock
+/// and one of its steps millions in one frame. A larger rise is the counter falling (a new
+/// game, a poke).
+const MOST_GAIN: u32 = 49_999_999;
 
 /// Progress, in thousandths, once every display has rolled over.
 pub const ALL_ROLLED_OVER: i64 = 1000;
@@ -178,7 +181,7 @@ impl History {
             let score = values[0];
             let points = self
                 .score_at_spawn
-                .map_or(0, |before| counter_delta(before, score));
+                .map_or(0, |before| counter_gain(before, score, MOST_GAIN));
             self.score_at_spawn = Some(score);
             let jewels_on_board = view
                 .board
@@ -313,21 +316,8 @@ fn tallest_stack(board: &Grid) -> u8 {
 /// the shown part fell, or the whole 8-digit counter wrapped.
 fn carried(before: u32, now: u32, digits: u32) -> bool {
     let shown = 10u32.pow(digits);
-    let delta = counter_delta(before, now);
+    let delta = counter_gain(before, now, MOST_GAIN);
     delta > 0 && (now % shown < before % shown || now < before)
-}
-
-/// What a counter gained between two readings, across its own wrap at 8 digits; a fall that is
-/// not a wrap (a new game, a poke) gains nothing.
-fn counter_delta(before: u32, now: u32) -> u32 {
-    let delta = (u64::from(now) + COUNTER_MODULUS - u64::from(before)) % COUNTER_MODULUS;
-    // A rise under half the counter is a gain: a long chain brings millions in one lock, and
-    // one of its steps millions in one frame. Anything else is the counter falling.
-    if delta < COUNTER_MODULUS / 2 {
-        delta as u32
-    } else {
-        0
-    }
 }
 
 #[cfg(test)]

@@ -84,7 +84,8 @@ impl Tracker {
             events.game_started = before.phase == Phase::Title && view.phase == Phase::Setup;
             events.game_over = before.phase != Phase::GameOver && view.phase == Phase::GameOver;
             if before.phase.in_game() && view.phase.in_game() {
-                events.jewels_cleared = counter_delta(before.jewels, view.jewels);
+                events.jewels_cleared =
+                    counter_gain(before.jewels, view.jewels, MOST_JEWELS_A_FRAME);
             }
         }
         events.locked = self.live.filter(|live| {
@@ -124,13 +125,16 @@ fn is_spawn(before: &GameView, now: &GameView) -> bool {
         && !(fresh(before) && before.current == now.current && before.phase == Phase::Falling)
 }
 
-/// Jewels cleared between two readings of the 8-digit counter, which rolls over.
-fn counter_delta(before: u32, now: u32) -> u32 {
-    let modulus = 10u32.pow(u32::from(COUNTER_DIGITS));
-    let delta = (now % modulus + modulus - before % modulus) % modulus;
-    // The game adds at most a board's worth per frame; more means RAM was rewritten.
-    if delta <= 90 {
-        delta
+/// The most jewels the game counts in one frame (a board's worth); more is RAM rewritten.
+pub const MOST_JEWELS_A_FRAME: u32 = 90;
+
+/// What an 8-digit counter gained between two readings, across its wrap; a gain over `most`
+/// is RAM rewritten (a new game, a poke) and counts as nothing.
+pub fn counter_gain(before: u32, now: u32, most: u32) -> u32 {
+    let modulus = 10u64.pow(u32::from(COUNTER_DIGITS));
+    let delta = (u64::from(now) % modulus + modulus - u64::from(before) % modulus) % modulus;
+    if delta <= u64::from(most) {
+        delta as u32
     } else {
         0
     }
@@ -142,10 +146,10 @@ mod tests {
 
     #[test]
     fn counter_rollover_counts_the_wrapped_jewels() {
-        assert_eq!(counter_delta(99_999_998, 3), 5);
-        assert_eq!(counter_delta(999_999, 1_000_002), 3);
-        assert_eq!(counter_delta(10, 13), 3);
-        assert_eq!(counter_delta(13, 13), 0);
-        assert_eq!(counter_delta(0, 500_000), 0);
+        assert_eq!(counter_gain(99_999_998, 3, MOST_JEWELS_A_FRAME), 5);
+        assert_eq!(counter_gain(999_999, 1_000_002, MOST_JEWELS_A_FRAME), 3);
+        assert_eq!(counter_gain(10, 13, MOST_JEWELS_A_FRAME), 3);
+        assert_eq!(counter_gain(13, 13, MOST_JEWELS_A_FRAME), 0);
+        assert_eq!(counter_gain(0, 500_000, MOST_JEWELS_A_FRAME), 0);
     }
 }

@@ -122,6 +122,11 @@ pub(super) fn all(plugin: &MagicJewelryPlugin) -> Vec<Stat> {
             chains.longest_points.into(),
         ),
         int(
+            "points_scored",
+            "points scored, lock by lock (the 8-digit counter's wraps included)",
+            chains.points,
+        ),
+        int(
             "best_lock_points",
             "most points one lock brought",
             chains.best_points.into(),
