@@ -270,10 +270,10 @@ impl PluginHost {
             let slot = &mut self.slots[index];
             slot.slowest_frame = slot.slowest_frame.max(took);
             match result {
-                Ok(()) if self.stall_limit.is_some_and(|limit| took > limit) => {
+                Ok(()) if let Some(limit) = self.stall_limit.filter(|&limit| took > limit) => {
                     // Too late to be trusted with this frame: nothing it did is applied.
                     self.pokes.truncate(pokes_before);
-                    self.stalled(index, took);
+                    self.stalled(index, took, limit);
                 }
                 Ok(()) => {
                     wanted |= self.slots[index].buttons;
@@ -370,9 +370,8 @@ impl PluginHost {
     }
 
     /// A plug-in overran the stall limit: this frame it presses nothing.
-    fn stalled(&mut self, index: usize, took: Duration) {
+    fn stalled(&mut self, index: usize, took: Duration, limit: Duration) {
         let frame = self.frame;
-        let limit = self.stall_limit.unwrap_or_default();
         let Some(slot) = self.slots.get_mut(index) else {
             return;
         };
