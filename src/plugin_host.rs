@@ -3,14 +3,14 @@
 //! A plug-in that panics is caught, its half-done frame (buttons, RAM writes) is thrown away,
 //! and it is restarted at the next frame: told of a reset, then called as before. One that
 //! panics again and again ([`RESTART_LIMIT`] times within [`RESTART_WINDOW_FRAMES`]) is
-//! switched off for the session. With a stall limit (the window's), a plug-in that takes longer
-//! than that over a frame has that frame's output thrown away, its buttons released; without one
-//! (the default, and headless runs') the host waits for it, so that the same inputs give the
-//! same game however loaded the machine is. Messages about either are rate limited so a plug-in
+//! switched off for the session. In real time (the window's [`Pacing`]), a plug-in that takes
+//! longer than the stall limit over a frame has that frame's output thrown away, its buttons
+//! released; in lockstep (the default, and headless runs') the host waits for it, so that the
+//! same inputs give the same game however loaded the machine is. Plug-ins are told which. Messages about either are rate limited so a plug-in
 //! that fails every frame cannot flood the user.
 
 use jewelbot_plugin::{
-    Buttons, FrameContext, FrameOutputs, Inspection, Milestone, Plugin, PluginOption, Ram,
+    Buttons, FrameContext, FrameOutputs, Inspection, Milestone, Pacing, Plugin, PluginOption, Ram,
     Recording, RomIdentity, Series, Stat, Status, StopCondition, Story,
 };
 use std::collections::VecDeque;
@@ -30,10 +30,12 @@ pub const RESTART_LIMIT: usize = 3;
 pub const RESTART_WINDOW_FRAMES: u64 = 600;
 /// Frames between two messages of one kind about one plug-in; those in between are counted.
 pub const MESSAGE_INTERVAL_FRAMES: u64 = 600;
-/// The window's stall limit: the longest a plug-in may take over one frame before its output is
-/// thrown away. Far above a decision of the default player; a plug-in this slow holds the game
-/// up visibly, and what it decided is thirty frames late.
-pub const WINDOW_STALL_LIMIT: Duration = Duration::from_millis(500);
+/// The window's pacing: frames on a clock, and 500 ms the longest a plug-in may take over one
+/// frame before its output is thrown away. Far above a decision of the default player; a
+/// plug-in this slow holds the game up visibly, and what it decided is thirty frames late.
+pub const WINDOW_PACING: Pacing = Pacing::RealTime {
+    stall_limit: Duration::from_millis(500),
+};
 
 /// Where a plug-in stands with the loaded ROM.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,7 +153,7 @@ pub struct PluginHost {
     /// The last frame the plug-ins were shown.
     frame: u64,
     in_control: bool,
-    stall_limit: Option<Duration>,
+    pacing: Pacing,
 }
 
 impl Default for PluginHost {
@@ -163,7 +165,7 @@ impl Default for PluginHost {
             notes: None,
             frame: 0,
             in_control: true,
-            stall_limit: None,
+            pacing: Pacing::Lockstep,
         }
     }
 }
@@ -195,14 +197,18 @@ impl PluginHost {
         &self.slots
     }
 
-    /// The longest a plug-in may take over a frame before that frame's output is dropped
-    /// (`None`: the host waits for it).
-    pub fn stall_limit(&self) -> Option<Duration> {
-        self.stall_limit
+    /// Whether the host waits for its plug-ins or drops the output of a frame that stalls.
+    pub fn pacing(&self) -> Pacing {
+        self.pacing
     }
 
-    pub fn set_stall_limit(&mut self, limit: Option<Duration>) {
-        self.stall_limit = limit;
+    /// Paces the plug-ins, and tells them so.
+    pub fn set_pacing(&mut self, pacing: Pacing) {
+        self.pacing = pacing;
+        for slot in &mut self.slots {
+            // A plug-in that panics here keeps its old pacing; it is contained all the same.
+            let _ = guarded(|| slot.plugin.set_pacing(pacing));
+        }
     }
 
     /// Keeps the plug-ins' notes for [`PluginHost::drain_notes`] (they are dropped otherwise).
@@ -270,7 +276,10 @@ impl PluginHost {
             let slot = &mut self.slots[index];
             slot.slowest_frame = slot.slowest_frame.max(took);
             match result {
-                Ok(()) if let Some(limit) = self.stall_limit.filter(|&limit| took > limit) => {
+                Ok(())
+                    if let Some(limit) =
+                        self.pacing.stall_limit().filter(|&limit| took > limit) =>
+                {
                     // Too late to be trusted with this frame: nothing it did is applied.
                     self.pokes.truncate(pokes_before);
                     self.stalled(index, took, limit);

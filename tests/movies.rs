@@ -12,9 +12,10 @@ use jewelbot::session::{Control, Session, SessionConfig, SessionError};
 use jewelbot_plugin::{Buttons, Plugin};
 use magic_jewelry::plugin::MagicJewelryPlugin;
 use std::path::Path;
+use std::sync::OnceLock;
 
 /// Frames of AI play recorded: the title, a game started and columns placed.
-const FRAMES: u64 = 2_000;
+const FRAMES: u64 = 1_200;
 
 fn fast_ai() -> Vec<Box<dyn Plugin>> {
     let mut plugin = MagicJewelryPlugin::default();
@@ -42,13 +43,19 @@ fn run(session: &mut Session, frames: u64) {
     }
 }
 
-/// A movie of `FRAMES` frames of the AI playing, and the RAM at its end.
+/// A movie of `FRAMES` frames of the AI playing, and the RAM at its end: played once for
+/// every test that needs it.
 fn recorded_ai_play() -> (Movie, Vec<u8>) {
-    let mut session = open_cartridge(fast_ai());
-    session.record_movie().expect("at power-on");
-    run(&mut session, FRAMES);
-    let movie = session.take_recorded_movie().expect("recording");
-    (movie, session.ram().to_vec())
+    static PLAYED: OnceLock<(Movie, Vec<u8>)> = OnceLock::new();
+    PLAYED
+        .get_or_init(|| {
+            let mut session = open_cartridge(fast_ai());
+            session.record_movie().expect("at power-on");
+            run(&mut session, FRAMES);
+            let movie = session.take_recorded_movie().expect("recording");
+            (movie, session.ram().to_vec())
+        })
+        .clone()
 }
 
 #[test]
@@ -63,35 +70,31 @@ fn ai_play_recorded_plays_back_bit_for_bit_with_the_ai_off() {
     assert!(pressed >= 50, "the AI pressed on only {pressed} frames");
     assert!(movie.frames.iter().all(|f| !f.reset));
 
-    // Through the file format, as a user's movie comes.
+    // Through the file format, as a user's movie comes. Three consoles, each on a thread of
+    // its own: the movie alone, no movie, and the movie with the AI on.
     let movie = Movie::parse(&movie.to_fm2()).expect("our own fm2 parses");
-    let mut player = open_cartridge(Vec::new());
-    player.set_control(Control::Manual);
-    player.play_movie(movie.clone()).expect("same ROM");
-    run(&mut player, FRAMES);
-    assert_eq!(
-        player.movie_playback(),
-        Some((FRAMES as usize, FRAMES as usize))
-    );
-    assert!(
-        player.ram() == &ram_recorded[..],
-        "RAM differs after playback"
-    );
-
+    let console = |movie: Option<&Movie>, plugins: Vec<Box<dyn Plugin>>, control: Control| {
+        let mut session = open_cartridge(plugins);
+        session.set_control(control);
+        if let Some(movie) = movie {
+            session.play_movie(movie.clone()).expect("same ROM");
+        }
+        run(&mut session, FRAMES);
+        (session.movie_playback(), session.ram().to_vec())
+    };
+    let (played, idle, with_ai) = std::thread::scope(|scope| {
+        let idle = scope.spawn(|| console(None, Vec::new(), Control::Manual));
+        let with_ai = scope.spawn(|| console(Some(&movie), fast_ai(), Control::Plugins));
+        let played = console(Some(&movie), Vec::new(), Control::Manual);
+        let join = |h: std::thread::ScopedJoinHandle<'_, _>| h.join().expect("the console runs");
+        (played, join(idle), join(with_ai))
+    });
+    assert_eq!(played.0, Some((FRAMES as usize, FRAMES as usize)));
+    assert!(played.1 == ram_recorded, "RAM differs after playback");
     // The movie is what made that RAM: without it the console does something else.
-    let mut idle = open_cartridge(Vec::new());
-    idle.set_control(Control::Manual);
-    run(&mut idle, FRAMES);
-    assert!(idle.ram() != &ram_recorded[..], "the movie changed nothing");
-
+    assert!(idle.1 != ram_recorded, "the movie changed nothing");
     // With the AI on, the movie still drives controller 1 for its frames.
-    let mut with_ai = open_cartridge(fast_ai());
-    with_ai.play_movie(movie).expect("same ROM");
-    run(&mut with_ai, FRAMES);
-    assert!(
-        with_ai.ram() == &ram_recorded[..],
-        "the AI's buttons leaked in"
-    );
+    assert!(with_ai.1 == ram_recorded, "the AI's buttons leaked in");
 }
 
 /// The frame on which the cartridge shows its title ($46 = $83).
@@ -308,7 +311,7 @@ fn ram_inspects_a_frame_of_a_movie() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("ai.fm2");
     movie_file::write(&path, &movie, false).expect("written");
-    let frame = 1_234;
+    let frame = 1_034;
     let mut session = open_cartridge(Vec::new());
     session.set_control(Control::Manual);
     session.play_movie(movie).expect("same ROM");

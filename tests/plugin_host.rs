@@ -6,7 +6,9 @@ mod common;
 use jewelbot::plugin_host::{SlotState, MESSAGE_INTERVAL_FRAMES, RESTART_LIMIT};
 use jewelbot::rom::RomImage;
 use jewelbot::session::{Control, Session, SessionConfig, SessionError};
-use jewelbot_plugin::{Buttons, FrameContext, Machine, Plugin, RomIdentity, Stat, StatValue};
+use jewelbot_plugin::{
+    Buttons, FrameContext, Machine, Pacing, Plugin, RomIdentity, Stat, StatValue,
+};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -386,9 +388,9 @@ fn a_plugin_over_the_stall_limit_is_skipped_for_that_frame() {
         sleep: Duration::from_millis(80),
     };
     let mut session = tiny_session(vec![Box::new(sleeper)]);
-    session
-        .plugins_mut()
-        .set_stall_limit(Some(Duration::from_millis(20)));
+    session.plugins_mut().set_pacing(Pacing::RealTime {
+        stall_limit: Duration::from_millis(20),
+    });
     for _ in 0..2 {
         session.run_frame().expect("frame runs");
     }
@@ -417,7 +419,7 @@ fn without_a_stall_limit_a_slow_plugin_is_waited_for() {
         sleep: Duration::from_millis(80),
     };
     let mut session = tiny_session(vec![Box::new(sleeper)]);
-    assert_eq!(session.plugins().stall_limit(), None);
+    assert_eq!(session.plugins().pacing(), Pacing::Lockstep);
     for _ in 0..3 {
         session.run_frame().expect("frame runs");
         assert_eq!(session.plugin_buttons(), Buttons::A);
@@ -435,9 +437,9 @@ fn stall_messages_are_rate_limited() {
         sleep: Duration::from_millis(3),
     };
     let mut session = tiny_session(vec![Box::new(sleeper)]);
-    session
-        .plugins_mut()
-        .set_stall_limit(Some(Duration::from_millis(1)));
+    session.plugins_mut().set_pacing(Pacing::RealTime {
+        stall_limit: Duration::from_millis(1),
+    });
     for _ in 0..40 {
         session.run_frame().expect("frame runs");
         assert_eq!(session.plugin_buttons(), Buttons::NONE);

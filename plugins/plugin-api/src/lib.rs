@@ -15,6 +15,7 @@
 mod buttons;
 mod inspect;
 mod machine;
+mod pacing;
 mod plugin;
 mod rom;
 mod run;
@@ -26,6 +27,7 @@ pub mod trace;
 pub use buttons::Buttons;
 pub use inspect::{Field, Inspection, Panel};
 pub use machine::{Machine, MachineError};
+pub use pacing::Pacing;
 pub use plugin::{
     FrameContext, FrameOutcome, FrameOutputs, NumberRange, Plugin, PluginOption, Recording, Stat,
     StatValue,

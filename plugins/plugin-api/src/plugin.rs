@@ -1,15 +1,15 @@
 use crate::{
-    Buttons, Inspection, Milestone, Ram, RomIdentity, Series, Status, StopCondition, Story,
+    Buttons, Inspection, Milestone, Pacing, Ram, RomIdentity, Series, Status, StopCondition, Story,
 };
 
 /// An in-process plug-in, called by the host once per rendered frame.
 ///
 /// The host catches panics: the frame's buttons and RAM writes of a plug-in that panics are
 /// dropped, and at the next frame it is told of a reset ([`Plugin::on_reset`]) and called again;
-/// one that keeps panicking is switched off with a message. Where the host has a stall limit
-/// (the window's), a call of [`Plugin::on_frame`] that takes longer has its frame's output
-/// dropped (its buttons released); a headless run waits for it, so that it plays the same game
-/// on any machine. The emulator keeps running either way.
+/// one that keeps panicking is switched off with a message. In real time (the window's
+/// [`Pacing`]), a call of [`Plugin::on_frame`] that takes longer than the stall limit has its
+/// frame's output dropped (its buttons released); in lockstep (headless runs) the host waits for
+/// it, so that it plays the same game on any machine. The emulator keeps running either way.
 pub trait Plugin: Send {
     /// A short name for messages and menus.
     fn name(&self) -> &str;
@@ -29,6 +29,13 @@ pub trait Plugin: Send {
     /// controller). A plug-in out of control should plan nothing and press nothing.
     fn set_in_control(&mut self, in_control: bool) {
         let _ = in_control;
+    }
+
+    /// Tells the plug-in how the host paces frames: in [`Pacing::Lockstep`] (the default) it
+    /// is waited for, and work it would cut by time should be bounded by work instead, so that
+    /// a run repeats exactly; in [`Pacing::RealTime`] it may cut its work to keep up.
+    fn set_pacing(&mut self, pacing: Pacing) {
+        let _ = pacing;
     }
 
     /// Changes one of the settings [`Plugin::options`] declares; `Err` explains a refusal.

@@ -190,9 +190,10 @@ pub struct RunArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Release a plug-in's buttons on a frame it takes longer than MS milliseconds over, as
-    /// the window does (500). Without it the run waits for the plug-ins, so that the same run
-    /// plays the same game on any machine, however loaded.
+    /// Pace the run as the window does: the plug-ins keep up by time (the player's time
+    /// budget), and a frame one takes longer than MS milliseconds over has its buttons released
+    /// (the window's limit is 500). Without it the run waits for the plug-ins (lockstep), so that
+    /// the same run plays the same game on any machine, however loaded.
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub stall_limit: Option<u64>,
     /// Print the plug-ins' notes with their frames: for the Magic Jewelry plug-in, why each

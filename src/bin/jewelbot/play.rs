@@ -49,10 +49,11 @@ pub fn play(args: &PlayArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
     }
     jewelbot::frontend::run(options, |config| {
         let mut session = crate::setup::open_session_with(&args.game, plugins, config)?;
-        // Played in real time, a frame the plug-ins hold up this long is lost to them.
+        // Played in real time: the plug-ins keep up by time, and a frame they hold up too long
+        // is lost to them.
         session
             .plugins_mut()
-            .set_stall_limit(Some(jewelbot::plugin_host::WINDOW_STALL_LIMIT));
+            .set_pacing(jewelbot::plugin_host::WINDOW_PACING);
         crate::setup::report_messages(&mut session);
         Ok(session)
     })?;

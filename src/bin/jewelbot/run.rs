@@ -12,6 +12,7 @@ use jewelbot::interrupt::Interrupt;
 use jewelbot::movie::file as movie_file;
 use jewelbot::outputs::{self, Input, Output};
 use jewelbot::session::Session;
+use jewelbot_plugin::Pacing;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -59,7 +60,12 @@ pub fn run(
     }
     session
         .plugins_mut()
-        .set_stall_limit(args.stall_limit.map(Duration::from_millis));
+        .set_pacing(
+            args.stall_limit
+                .map_or(Pacing::Lockstep, |ms| Pacing::RealTime {
+                    stall_limit: Duration::from_millis(ms),
+                }),
+        );
     let mut gif = args
         .gif
         .as_deref()

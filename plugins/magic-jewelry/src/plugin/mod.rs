@@ -25,7 +25,7 @@ use crate::play::tracker::{PlayStats, Tracker};
 use crate::play::{Player, PlayerSnapshot};
 use crate::screen::Geometry;
 use jewelbot_plugin::{
-    Buttons, FrameContext, Inspection, Milestone, Plugin, PluginOption, Ram, Recording,
+    Buttons, FrameContext, Inspection, Milestone, Pacing, Plugin, PluginOption, Ram, Recording,
     RomIdentity, Series, Stat, StatValue, StopCondition, Story,
 };
 use serde::{Deserialize, Serialize};
@@ -158,6 +158,13 @@ impl Plugin for MagicJewelryPlugin {
         self.in_control = in_control;
         if let Some(player) = &mut self.player {
             player.forget();
+        }
+    }
+
+    fn set_pacing(&mut self, pacing: Pacing) {
+        self.settings.pacing = pacing;
+        if let Some(player) = &mut self.player {
+            self.settings.update(player);
         }
     }
 

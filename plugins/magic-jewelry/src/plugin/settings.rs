@@ -6,7 +6,7 @@
 
 use crate::engine::{self, AnyEvaluator, Budget, Objective, StrategySpec};
 use crate::play::{AfterGameOver, Mode, Player};
-use jewelbot_plugin::{NumberRange, PluginOption};
+use jewelbot_plugin::{NumberRange, Pacing, PluginOption};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -39,16 +39,18 @@ pub struct Settings {
     /// Read the column generator from RAM and search the columns ahead.
     pub foresight: bool,
     pub objective: Objective,
-    /// Boards a decision may score (`None`: no limit).
+    /// Boards a decision may score, when given (`Some(0)`: no limit).
     pub work: Option<u64>,
     /// The microseconds a decision may take, when given (`Some(0)`: no limit).
     pub time_budget: Option<u64>,
     pub evaluation: Evaluation,
+    /// How the host paces frames: it decides the budget when none is given.
+    pub pacing: Pacing,
 }
 
 impl Default for Settings {
     /// Normal mode, restart after a game over, `deep` with the built-in evaluation, fair play
-    /// for survival, the player's time budget.
+    /// for survival, the budget of lockstep pacing.
     fn default() -> Self {
         Self {
             mode: Mode::Normal,
@@ -59,22 +61,44 @@ impl Default for Settings {
             work: None,
             time_budget: None,
             evaluation: Evaluation::BuiltIn,
+            pacing: Pacing::Lockstep,
         }
     }
 }
 
 impl Settings {
-    /// The limit of one decision: the work given, and the time given or, without either, the
-    /// player's. A work limit alone drops the time limit, so that runs repeat exactly.
+    /// The limit of one decision: the work and the time given (0: none), or, with neither
+    /// given, the pacing's: a work limit in lockstep, so that a run repeats exactly however
+    /// loaded the machine is, and the player's time in real time, so that it keeps up. A work
+    /// limit alone drops the time limit.
     pub fn budget(&self) -> Budget {
-        let time = match (self.time_budget, self.work) {
-            (Some(micros), _) => (micros > 0).then(|| Duration::from_micros(micros)),
-            (None, Some(_)) => None,
-            (None, None) => Budget::PLAYER.time,
-        };
-        Budget {
-            time,
-            work: self.work,
+        let given = |limit: Option<u64>| limit.filter(|&n| n > 0);
+        match (self.work, self.time_budget) {
+            (None, None) => match self.pacing {
+                Pacing::Lockstep => Budget::LOCKSTEP,
+                Pacing::RealTime { .. } => Budget::PLAYER,
+            },
+            (work, time) => Budget {
+                time: given(time).map(Duration::from_micros),
+                work: given(work),
+            },
+        }
+    }
+
+    /// Which budget plays, in words, and where it came from.
+    pub fn budget_description(&self) -> String {
+        let budget = self.budget();
+        let limits = budget.to_string();
+        match (self.work, self.time_budget) {
+            (None, None) => format!("{limits} ({} pacing's default)", self.pacing_name()),
+            _ => format!("{limits} (given)"),
+        }
+    }
+
+    fn pacing_name(&self) -> &'static str {
+        match self.pacing {
+            Pacing::Lockstep => "lockstep",
+            Pacing::RealTime { .. } => "real-time",
         }
     }
 
@@ -94,7 +118,7 @@ impl Settings {
     }
 
     /// Gives a player the settings it can take as it plays.
-    fn update(&self, player: &mut Player) {
+    pub(super) fn update(&self, player: &mut Player) {
         player.set_mode(self.mode);
         player.set_after_game_over(self.after_game_over);
         player.set_foresight(self.foresight);
@@ -272,20 +296,21 @@ const OPTIONS: [Declared; 8] = [
         name: "work",
         help: "Boards the fair search may score in one decision (0: no limit; foresight's beam \
                has its own); without --time-budget it drops the time limit, so that a run \
-               repeats exactly on any machine",
+               repeats exactly on any machine. Without either, a headless run scores at most \
+               3000 boards a decision and the window takes at most 1800 us",
         key: None,
         values: Values::Number(LIMIT_RANGE),
-        show: |s| s.work.unwrap_or(0).to_string(),
+        show: |s| s.budget().work.unwrap_or(0).to_string(),
         set: |s, v| {
-            let work = limit("work", v)?;
-            s.work = (work > 0).then_some(work);
+            s.work = Some(limit("work", v)?);
             Ok(())
         },
         change: Change::Update,
     },
     Declared {
         name: "time-budget",
-        help: "Microseconds one decision may take (0: no limit)",
+        help: "Microseconds one decision may take (0: no limit); with --work, whichever comes \
+               first",
         key: None,
         values: Values::Number(LIMIT_RANGE),
         show: |s| {

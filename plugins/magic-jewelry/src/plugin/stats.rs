@@ -24,6 +24,11 @@ pub(super) fn all(plugin: &MagicJewelryPlugin) -> Vec<Stat> {
     let last = plugin.tracker.previous();
     let counter = |f: fn(&GameView) -> u32| u64::from(last.map_or(0, f));
     let mut all = vec![
+        Stat::new(
+            "budget",
+            "the limit of one decision",
+            StatValue::Text(plugin.settings.budget_description()),
+        ),
         int("columns_placed", "columns placed", stats.columns_placed),
         int(
             "locked_as_planned",

@@ -42,12 +42,9 @@ pub fn fill_plots(report: &Report, dir: &Path) -> anyhow::Result<()> {
             write_whole(&dir.join(concat!($name, ".svg")), |partial| {
                 $chart(&SVGBackend::new(partial, SIZE).into_drawing_area(), report).map_err(err)
             })?;
+            let png = png_of(|area| $chart(area, report)).map_err(err)?;
             write_whole(&dir.join(concat!($name, ".png")), |partial| {
-                $chart(
-                    &BitMapBackend::new(partial, SIZE).into_drawing_area(),
-                    report,
-                )
-                .map_err(err)
+                std::fs::write(partial, &png).map_err(|e| err(e.to_string()))
             })?;
         };
     }
@@ -55,6 +52,29 @@ pub fn fill_plots(report: &Report, dir: &Path) -> anyhow::Result<()> {
     svg_and_png!(log_chart, "log10");
     svg_and_png!(speed_chart, "speeds");
     Ok(())
+}
+
+/// A chart drawn into memory and encoded as PNG (the `png` crate, not an image library's
+/// encoder: the host's reports draw theirs the same way).
+fn png_of(
+    chart: impl FnOnce(&DrawingArea<BitMapBackend<'_>, Shift>) -> Result<(), String>,
+) -> Result<Vec<u8>, String> {
+    let (width, height) = SIZE;
+    let mut rgb = vec![0u8; (width * height * 3) as usize];
+    {
+        let area = BitMapBackend::with_buffer(&mut rgb, SIZE).into_drawing_area();
+        chart(&area)?;
+        area.present().map_err(|e| e.to_string())?;
+    }
+    let mut png = Vec::new();
+    let mut encoder = png::Encoder::new(&mut png, width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder
+        .write_header()
+        .and_then(|mut writer| writer.write_image_data(&rgb))
+        .map_err(|e| e.to_string())?;
+    Ok(png)
 }
 
 /// Who played under which rules, for the titles.

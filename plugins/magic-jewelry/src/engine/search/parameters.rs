@@ -8,6 +8,14 @@ use std::time::Duration;
 /// decision made ahead hides most of the rest).
 pub const PLAYER_TIME: Duration = Duration::from_micros(1800);
 
+/// The player's limit when the host waits for it (lockstep: headless runs) and no budget is
+/// given: boards scored, not time, so that a run plays the same game however loaded the
+/// machine is. `deep` with the learned value scores 2,193 boards a decision on average
+/// (`jewelbot bench`), about what [`PLAYER_TIME`] allows on a desktop core (some 1,600 boards a
+/// millisecond), so lockstep plays the game the window plays when the machine keeps up; the
+/// marathons were measured with it.
+pub const LOCKSTEP_WORK: u64 = 3000;
+
 /// `deep`: few candidates, many samples. With the learned value, 3 candidates and 36 samples
 /// beat 6 and 12 or 6 and 36 (`weights/README.md`), and fit the time budget.
 pub const DEEP_CANDIDATES: usize = 3;

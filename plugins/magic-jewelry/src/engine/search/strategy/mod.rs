@@ -104,6 +104,13 @@ impl Budget {
         work: None,
     };
 
+    /// The player's limit when the host waits for it unless told otherwise
+    /// ([`parameters::LOCKSTEP_WORK`](crate::engine::search::parameters::LOCKSTEP_WORK)).
+    pub const LOCKSTEP: Self = Self {
+        time: None,
+        work: Some(crate::engine::search::parameters::LOCKSTEP_WORK),
+    };
+
     /// Only a work limit (`None`: none at all).
     pub const fn work(work: Option<u64>) -> Self {
         Self { time: None, work }
@@ -112,6 +119,21 @@ impl Budget {
     /// The same inputs give the same choices: no time limit.
     pub const fn is_deterministic(self) -> bool {
         self.time.is_none()
+    }
+}
+
+impl std::fmt::Display for Budget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.work, self.time) {
+            (None, None) => f.write_str("no limit"),
+            (Some(work), None) => write!(f, "{work} boards a decision"),
+            (None, Some(time)) => write!(f, "{} us a decision", time.as_micros()),
+            (Some(work), Some(time)) => write!(
+                f,
+                "{work} boards or {} us a decision, whichever comes first",
+                time.as_micros()
+            ),
+        }
     }
 }
 
