@@ -23,16 +23,21 @@ mod stdout;
 
 use cli::{Cli, Command};
 use setup::{game_inputs, open_session_with, plugins, report_messages, Plugins};
+use tracing_subscriber::filter::Targets;
+use tracing_subscriber::prelude::*;
 
 /// Exit code for a ROM that cannot be used.
 const EXIT_BAD_ROM: u8 = 3;
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
-        )
-        .with_writer(std::io::stderr)
+    // `RUST_LOG` as `LEVEL` or `TARGET=LEVEL,...` (warnings only by default).
+    let filter = std::env::var("RUST_LOG")
+        .ok()
+        .and_then(|text| text.parse::<Targets>().ok())
+        .unwrap_or_else(|| Targets::new().with_default(tracing::Level::WARN));
+    tracing_subscriber::registry()
+        .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr))
+        .with(filter)
         .init();
     let options: Vec<PluginOption> = plugins().iter().flat_map(|p| p.options()).collect();
     let matches = match cli::command(&options).try_get_matches() {
