@@ -30,6 +30,8 @@ pub enum FileError {
     },
     #[error("{} exists; pass --force to replace it", path.display())]
     Exists { path: PathBuf },
+    #[error("{} was replaced by another program since this run began or last wrote it; it is kept, and the run stops", path.display())]
+    Replaced { path: PathBuf },
     #[error("cannot {action} {}: {error}", path.display())]
     Io {
         action: &'static str,
@@ -186,6 +188,7 @@ impl PendingFile {
                 });
             }
         }
+        clear_abandoned_partials(path);
         let partial = partial_path(path);
         let file = OpenOptions::new()
             .write(true)
@@ -261,10 +264,130 @@ impl Drop for PendingFile {
 
 /// A hidden name beside `path` for the file being written, unique to this process.
 pub fn partial_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.{}.partial", std::process::id()))
+    partial_path_of(path, std::process::id())
+}
+
+fn partial_path_of(path: &Path, pid: u32) -> PathBuf {
+    path.with_file_name(format!(".{}.{pid}.partial", output_name(path)))
+}
+
+fn output_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned())
+}
+
+/// Removes the hidden files of writes to `path` that a killed jewelbot left behind: those of
+/// processes no longer running (where the system can say; elsewhere none is removed).
+fn clear_abandoned_partials(path: &Path) {
+    let name = output_name(path);
+    let Ok(entries) = fs::read_dir(folder_of(path)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let pid = file
+            .strip_prefix(&format!(".{name}."))
+            .and_then(|rest| rest.strip_suffix(".partial"))
+            .and_then(|pid| pid.parse::<u32>().ok());
+        if let Some(pid) = pid.filter(|&pid| pid != std::process::id() && !running(pid)) {
+            let _ = fs::remove_file(partial_path_of(path, pid));
+        }
+    }
+}
+
+/// The folder a path is in (`.` for a bare name).
+pub fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
+}
+
+/// Whether process `pid` runs; true where the system cannot tell, so nothing of a live
+/// process is ever removed.
+fn running(pid: u32) -> bool {
+    if cfg!(target_os = "linux") {
+        Path::new("/proc").join(pid.to_string()).exists()
+    } else {
+        true
+    }
+}
+
+/// Which file a path names now, and as it is now, to tell our own last write from another
+/// program's: a new file (a rename over it), or the same one written again in place.
+fn file_identity(path: &Path) -> Option<FileIdentity> {
+    let meta = fs::symlink_metadata(path).ok()?;
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    #[cfg(unix)]
+    let file = {
+        use std::os::unix::fs::MetadataExt;
+        (meta.dev(), meta.ino())
+    };
+    #[cfg(not(unix))]
+    let file = (0, 0);
+    Some(FileIdentity {
+        file,
+        len: meta.len(),
+        modified,
+    })
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileIdentity {
+    file: (u64, u64),
+    len: u64,
+    modified: u128,
+}
+
+/// A file a run writes again and again (a checkpoint), each time whole. The first write takes
+/// the name only if it is free, or holds the file the run was allowed to replace; each later
+/// one only if the file there is still the run's last. A file another program (or another run)
+/// puts there meanwhile is kept, and the write fails with [`FileError::Replaced`].
+#[derive(Debug)]
+pub struct Rewritten {
+    path: PathBuf,
+    /// The file at the path the run may replace: its last write, or the one it found.
+    owned: Option<FileIdentity>,
+}
+
+impl Rewritten {
+    /// Writes to `path`; `may_replace`: the file there now (if any) may be replaced.
+    pub fn new(path: &Path, may_replace: bool) -> Self {
+        Self {
+            path: path.to_owned(),
+            owned: if may_replace {
+                file_identity(path)
+            } else {
+                None
+            },
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Puts `bytes` at the path, whole.
+    pub fn write(&mut self, bytes: &[u8]) -> Result<(), FileError> {
+        match file_identity(&self.path) {
+            None => write_file(&self.path, bytes, false),
+            Some(now) if Some(now) == self.owned => write_file(&self.path, bytes, true),
+            Some(_) => Err(FileError::Replaced {
+                path: self.path.clone(),
+            }),
+        }
+        .map_err(|error| match error {
+            // Taken between the look and the write: someone else's all the same.
+            FileError::Exists { path } => FileError::Replaced { path },
+            other => other,
+        })?;
+        self.owned = file_identity(&self.path);
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -323,6 +446,46 @@ mod tests {
         // No temporary file is left behind.
         assert_eq!(fs::read_dir(dir.path()).expect("dir").count(), 1);
         assert!(write_file(dir.path(), b"x", true).is_err());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn hidden_files_a_killed_run_left_are_cleared_and_a_live_ones_kept() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("run.checkpoint");
+        // Process IDs above the kernel's largest never run; process 1 always does.
+        let abandoned = partial_path_of(&path, 4_999_999);
+        let live = partial_path_of(&path, 1);
+        let other = dir.path().join(".other.4999999.partial");
+        for file in [&abandoned, &live, &other] {
+            fs::write(file, b"half a checkpoint").expect("written");
+        }
+        write_file(&path, b"whole", false).expect("written");
+        assert!(!abandoned.exists());
+        assert!(live.exists() && other.exists());
+    }
+
+    #[test]
+    fn a_rewritten_file_is_replaced_only_while_it_is_the_runs_own() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("run.checkpoint");
+        let mut run = Rewritten::new(&path, false);
+        run.write(b"first").expect("the name is free");
+        run.write(b"second").expect("its own file");
+        assert_eq!(fs::read(&path).expect("read"), b"second");
+        // Another run writes there: it is kept, and this one is told.
+        let mut other = Rewritten::new(&path, false);
+        assert!(matches!(other.write(b"x"), Err(FileError::Replaced { .. })));
+        fs::write(&path, b"someone else's").expect("written");
+        assert!(matches!(
+            run.write(b"third"),
+            Err(FileError::Replaced { .. })
+        ));
+        assert_eq!(fs::read(&path).expect("read"), b"someone else's");
+        // Allowed to replace what is there when it starts (--force, or the resumed checkpoint).
+        let mut forced = Rewritten::new(&path, true);
+        forced.write(b"fourth").expect("allowed");
+        assert_eq!(fs::read(&path).expect("read"), b"fourth");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! `--force` or not. The writing itself goes through [`crate::files::PendingFile`], so an old
 //! file is only ever replaced by a whole new one.
 
+use crate::files::folder_of;
 use std::path::{Path, PathBuf};
 
 /// An output a command was asked for.
@@ -89,6 +90,13 @@ pub enum OutputError {
         path: PathBuf,
         input: String,
     },
+    #[error("{flag} {}: cannot write in {}: {reason}", path.display(), folder.display())]
+    NotWritable {
+        flag: String,
+        path: PathBuf,
+        folder: PathBuf,
+        reason: String,
+    },
 }
 
 /// Checks `outputs` against the file system, each other and `inputs`.
@@ -128,6 +136,20 @@ pub fn check(outputs: &[Output], inputs: &[Input], force: bool) -> Result<(), Ou
                 input: input.flag.clone(),
             });
         }
+        // Written into at the end of a long run: found out now, not then.
+        let written_in = if *folder && path.is_dir() {
+            path.as_path()
+        } else {
+            parent
+        };
+        if let Err(reason) = probe_writable(written_in) {
+            return Err(OutputError::NotWritable {
+                flag: flag.clone(),
+                path: path.clone(),
+                folder: written_in.to_owned(),
+                reason,
+            });
+        }
         let Ok(meta) = std::fs::metadata(path) else {
             continue;
         };
@@ -156,11 +178,20 @@ pub fn check(outputs: &[Output], inputs: &[Input], force: bool) -> Result<(), Ou
     Ok(())
 }
 
-/// The folder `path` is in (`.` for a bare name).
-fn folder_of(path: &Path) -> &Path {
-    match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
+/// Whether a file can be made in `folder`: one is, under a hidden name of this process's, and
+/// removed at once.
+fn probe_writable(folder: &Path) -> Result<(), String> {
+    let probe = folder.join(format!(".jewelbot-probe.{}", std::process::id()));
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+    {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(error) => Err(error.to_string()),
     }
 }
 

@@ -389,10 +389,10 @@ impl PluginHost {
         slot.stalls += 1;
         if let Some(held_back) = slot.stall_messages.admit(frame) {
             let message = format!(
-                "plug-in {} took {} ms over frame {frame} (limit {} ms); its buttons were \
+                "plug-in {} took {:.1} ms over frame {frame} (limit {} ms); its buttons were \
                  released for that frame",
                 slot.name(),
-                took.as_millis(),
+                took.as_secs_f64() * 1000.0,
                 limit.as_millis()
             );
             self.messages.push(with_held_back(message, held_back));
@@ -575,9 +575,9 @@ impl PluginHost {
         Some(snapshots)
     }
 
-    /// Gives each plug-in its snapshot back (after the console's state is loaded); a plug-in
-    /// that refuses it or panics carries on fresh, with a message.
-    pub fn resume(&mut self, snapshots: &[(String, Vec<u8>)], ram: &Ram) {
+    /// Gives each plug-in its snapshot back, with the RAM of the console the checkpoint holds;
+    /// `Err` says which plug-in refused it (or panicked) and why.
+    pub fn resume(&mut self, snapshots: &[(String, Vec<u8>)], ram: &Ram) -> Result<(), String> {
         for slot in self.slots.iter_mut().filter(|s| s.is_running()) {
             let name = slot.plugin.name().to_owned();
             let Some((_, snapshot)) = snapshots.iter().find(|(n, _)| *n == name) else {
@@ -588,10 +588,20 @@ impl PluginHost {
                 Ok(Err(reason)) => reason,
                 Err(panic) => format!("it panicked: {panic}"),
             };
-            self.messages.push(format!(
-                "{name} could not take back its state from the checkpoint and starts afresh: {refusal}"
+            return Err(format!(
+                "{name} cannot take back its state from the checkpoint: {refusal}"
             ));
         }
+        Ok(())
+    }
+
+    /// The names of the plug-ins that run on the loaded ROM.
+    pub fn running_names(&self) -> Vec<String> {
+        self.slots
+            .iter()
+            .filter(|s| s.is_running())
+            .map(|s| s.plugin.name().to_owned())
+            .collect()
     }
 
     fn active(&self) -> impl Iterator<Item = &PluginSlot> {

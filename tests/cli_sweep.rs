@@ -63,6 +63,14 @@ impl Fixture {
         write("fourscore.fm2", movie("fourscore 1\n").as_bytes());
         write("twice.fm2", movie("romFilename again\n").as_bytes());
         write("ram-option-9.fm2", movie("RAMInitOption 9\n").as_bytes());
+        write(
+            "ram-option-256.fm2",
+            movie("RAMInitOption 256\n").as_bytes(),
+        );
+        write(
+            "ram-option-minus-1.fm2",
+            movie("RAMInitOption -1\n").as_bytes(),
+        );
         write("garbage-line.fm2", (movie("") + "hello\n").as_bytes());
         write(
             "empty-line.fm2",
@@ -74,6 +82,9 @@ impl Fixture {
         std::fs::create_dir(dir.path().join("a-directory")).expect("dir");
         std::fs::create_dir(dir.path().join("out-dir")).expect("dir");
         write("out-dir/report.json", GOOD_WEIGHTS.as_bytes());
+        std::fs::create_dir(dir.path().join("empty-dir")).expect("dir");
+        std::fs::create_dir(dir.path().join("report-dir")).expect("dir");
+        write("report-dir/level.png", b"the user's plot");
         std::fs::create_dir(dir.path().join("full-dir")).expect("dir");
         write("full-dir/histogram.csv", b"the user's data");
         let fifo = dir.path().join("fifo");
@@ -105,6 +116,8 @@ impl Fixture {
             &self.path("good.fm2"),
         ]);
         assert_eq!(code, Some(0), "{stderr}");
+        // A report's folder whose summary is that movie (the user's own file, by chance).
+        std::fs::copy(self.path("good.fm2"), self.path("report-dir/summary.json")).expect("copied");
     }
 
     /// A real state of the tiny ROM, and one with a byte changed.
@@ -372,4 +385,24 @@ fn bad_invocations_end_with_a_message_never_a_panic_or_a_hang() {
     // Nothing named on those command lines was changed, and nothing was written beside them.
     assert_eq!(fixture.contents(), before);
     println!("{} bad invocations: 0 panics, 0 hangs", invocations.len());
+}
+
+/// Worker threads the system will not start (here, for want of memory for their stacks) are
+/// one line, with the system's reason said once.
+#[cfg(unix)]
+#[test]
+fn worker_threads_the_system_refuses_are_said_once() {
+    let script = "ulimit -v 1500000; exec \"$0\" sim --columns 10 --threads 4096 --quiet";
+    let output = Command::new("sh")
+        .args(["-c", script, env!("CARGO_BIN_EXE_jewelbot")])
+        .output()
+        .expect("sh runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(one_clear_line(&stderr), "{stderr}");
+    assert!(
+        stderr.contains("cannot start 4096 worker threads"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("os error").count(), 1, "{stderr}");
 }

@@ -535,3 +535,204 @@ fn a_headless_run_plays_the_same_game_under_any_load() {
     }
     assert!(int(&quiet, "columns_placed") >= 15, "{quiet}");
 }
+
+/// The summary says which budget played: the pacing's default, a work budget, none at all.
+#[test]
+fn the_summary_says_which_budget_played() {
+    for (args, budget) in [
+        (vec![], "3000 boards a decision (lockstep pacing's default)"),
+        (vec!["--work", "0"], "no limit (given)"),
+        (vec!["--work", "500"], "500 boards a decision (given)"),
+        (vec!["--time-budget", "1800"], "1800 us a decision (given)"),
+        (
+            vec!["--stall-limit", "500"],
+            "1800 us a decision (real-time pacing's default)",
+        ),
+    ] {
+        let mut all = vec!["run", "--headless", "--json", "--frames", "30"];
+        all.extend(&args);
+        let (code, stdout, stderr) = jewelbot(&all);
+        assert_eq!(code, 0, "{args:?}: {stderr}");
+        let summary: Value = serde_json::from_str(&stdout).expect("JSON");
+        assert_eq!(summary["budget"], budget, "{args:?}");
+    }
+}
+
+/// `--until score>=N` counts past the 8-digit counter's wrap: poked near 99,999,999, the score
+/// wraps and the run still stops once it has gone past N.
+#[test]
+fn until_counts_past_the_counters_wraps() {
+    let mut args = vec!["--until", "score>=100000300", "--frames", "20000"];
+    let pokes: Vec<String> = (0..8)
+        .map(|digit| {
+            format!(
+                "100:${:02X}={}",
+                0x77 + digit,
+                if digit < 2 { 0 } else { 9 }
+            )
+        })
+        .collect();
+    for poke in &pokes {
+        args.extend(["--poke", poke.as_str()]);
+    }
+    let stopped = run(&args);
+    assert_eq!(stopped["ended"]["until"], "score>=100000300", "{stopped}");
+    assert!(int(&stopped, "score_total") >= 100_000_300, "{stopped}");
+    assert!(
+        int(&stopped, "score") < 1_000_000,
+        "the counter wrapped: {stopped}"
+    );
+}
+
+/// A checkpoint resumes with the options it was taken with: the same game as the run that did
+/// not stop, without giving them again; given otherwise, they are refused, named.
+#[test]
+fn a_checkpoint_resumes_with_its_own_options() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let checkpoint = dir.path().join("score.checkpoint");
+    let score = ["--objective", "score"];
+    let mut whole_args = vec!["--frames", "2000"];
+    whole_args.extend(score);
+    let whole = run(&whole_args);
+    let mut first_args = vec![
+        "--frames",
+        "1000",
+        "--checkpoint",
+        arg(&checkpoint),
+        "--checkpoint-every",
+        "250",
+    ];
+    first_args.extend(score);
+    let first = run(&first_args);
+    let rest = (2000 - int(&first, "last_checkpoint_frame")).to_string();
+    let resumed = run(&["--state", arg(&checkpoint), "--frames", &rest]);
+    assert_eq!(int(&resumed, "last_frame"), 2000);
+    for key in ["columns_placed", "score", "clearing_locks"] {
+        assert_eq!(int(&resumed, key), int(&whole, key), "{key}");
+    }
+    let (code, _, stderr) = jewelbot(&[
+        "run",
+        "--headless",
+        "--mode",
+        "fast",
+        "--frames",
+        "10",
+        "--state",
+        arg(&checkpoint),
+        "--objective",
+        "survive",
+    ]);
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("--objective survive") && stderr.contains("--objective score"),
+        "{stderr}"
+    );
+}
+
+/// A checkpoint taken while a movie plays carries the movie and its place: the resumed run
+/// goes on playing it, to the RAM the movie played whole makes.
+#[test]
+fn a_checkpoint_carries_the_movie_it_plays() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    let (movie, checkpoint) = (path("ai.fm2"), path("movie.checkpoint"));
+    let (whole, resumed) = (path("whole.state"), path("resumed.state"));
+    run(&["--frames", "1500", "--record-movie", &movie]);
+    let played = ["--ai", "off", "--movie", &movie];
+    let mut whole_args = vec!["--frames", "1500", "--save-state", &whole];
+    whole_args.extend(played);
+    run(&whole_args);
+    let mut first_args = vec![
+        "--frames",
+        "800",
+        "--checkpoint",
+        &checkpoint,
+        "--checkpoint-every",
+        "300",
+    ];
+    first_args.extend(played);
+    let first = run(&first_args);
+    let rest = (1500 - int(&first, "last_checkpoint_frame")).to_string();
+    run(&[
+        "--ai",
+        "off",
+        "--state",
+        &checkpoint,
+        "--frames",
+        &rest,
+        "--save-state",
+        &resumed,
+    ]);
+    let ram = |name: &str| {
+        let rom = cartridge::rom().expect("parses");
+        let mut session = Session::new(rom, Vec::new(), SessionConfig::default()).expect("loads");
+        session.load_state_file(Path::new(name)).expect("a state");
+        session.ram().to_vec()
+    };
+    assert!(ram(&whole) == ram(&resumed), "another game");
+}
+
+/// A file that appears at the checkpoint's path after the run started is someone else's: the
+/// run does not write over it, and says so.
+#[test]
+fn a_checkpoint_never_replaces_a_file_that_appeared_meanwhile() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let checkpoint = dir.path().join("run.checkpoint");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_jewelbot"))
+        .args(["run", "--headless", "--frames", "20000", "--checkpoint"])
+        .arg(&checkpoint)
+        .args(["--checkpoint-every", "3000"])
+        .args(PLAYER)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("starts");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    std::fs::write(&checkpoint, b"another run's checkpoint").expect("written");
+    let output = child.wait_with_output().expect("ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(stderr.contains("replaced by another program"), "{stderr}");
+    assert_eq!(
+        std::fs::read(&checkpoint).expect("kept"),
+        b"another run's checkpoint"
+    );
+}
+
+/// A board poked full at a spawn, then again during the game-over fill (which overwrites the
+/// fill): RAM holds no state of the game, and the game-over screen waits for Start. The player
+/// presses its way out, after either kind of game over, says so, and plays on.
+#[test]
+fn the_player_finds_its_way_back_from_a_game_over_poked_over() {
+    let board = |frame: u64| -> Vec<String> {
+        (1..=12)
+            .flat_map(|row| {
+                (0..6).map(move |column| {
+                    let address = 0x0380 + 8 * (row + 2) + column + 1;
+                    format!("{frame}:${address:04X}={}", 1 + row % 2 * 2 + column % 2)
+                })
+            })
+            .collect()
+    };
+    // The first board ends the game at frame 1212; the second lands on its 7-fill.
+    let pokes: Vec<String> = board(560).into_iter().chain(board(1240)).collect();
+    for (after, started) in [("restart", 2), ("continue", 1)] {
+        let mut args = vec!["--frames", "3000", "--after-game-over", after];
+        for poke in &pokes {
+            args.extend(["--poke", poke.as_str()]);
+        }
+        let summary = run(&args);
+        assert_eq!(int(&summary, "game_overs"), 1, "{after}: {summary}");
+        assert_eq!(
+            int(&summary, "games_started"),
+            started,
+            "{after}: {summary}"
+        );
+        assert!(int(&summary, "recoveries") >= 1, "{after}: {summary}");
+        assert!(
+            int(&summary, "inconsistent_frames") <= 250,
+            "{after}: {summary}"
+        );
+        assert!(int(&summary, "columns_placed") > 20, "{after}: {summary}");
+    }
+}

@@ -332,6 +332,36 @@ fn ram_inspects_a_frame_of_a_movie() {
     assert!(stdout.contains(&want), "another RAM:\n{stdout}");
 }
 
+/// `ram --movie` at a frame past the movie's end says so: the frames after it are not the
+/// movie's.
+#[test]
+fn ram_past_a_movies_end_says_so() {
+    let (movie, _) = recorded_ai_play();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("ai.fm2");
+    movie_file::write(&path, &movie, false).expect("written");
+    let past = (FRAMES + 40).to_string();
+    for (ai, with) in [("on", "the AI's buttons"), ("off", "no buttons")] {
+        let (code, _, stderr) = jewelbot(&[
+            "ram",
+            "--ai",
+            ai,
+            "--movie",
+            path_text(&path),
+            "--frame",
+            &past,
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(
+            stderr.contains(&format!("the movie has {FRAMES} frames")) && stderr.contains(with),
+            "{stderr}"
+        );
+    }
+    let within = FRAMES.to_string();
+    let (_, _, stderr) = jewelbot(&["ram", "--movie", path_text(&path), "--frame", &within]);
+    assert!(!stderr.contains("past its end"), "{stderr}");
+}
+
 fn path_text(path: &Path) -> &str {
     path.to_str().expect("utf-8 temp path")
 }

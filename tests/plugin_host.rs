@@ -445,7 +445,16 @@ fn stall_messages_are_rate_limited() {
         assert_eq!(session.plugin_buttons(), Buttons::NONE);
     }
     assert_eq!(session.plugins().slots()[0].stalls(), 40);
-    assert_eq!(session.plugins_mut().drain_messages().len(), 1);
+    let messages = session.plugins_mut().drain_messages();
+    assert_eq!(messages.len(), 1);
+    // The time it took, to a tenth of a millisecond: over the limit, never rounded down to it.
+    let took: f64 = messages[0]
+        .split("took ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|number| number.parse().ok())
+        .unwrap_or_else(|| panic!("{messages:?}"));
+    assert!(took >= 3.0, "{messages:?}");
 }
 
 /// Containment needs unwinding: a profile with `panic = "abort"` would make every plug-in

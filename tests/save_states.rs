@@ -6,7 +6,8 @@ mod common;
 use common::jewelbot;
 use jewelbot::rom::RomImage;
 use jewelbot::session::{
-    decode_state_file, reseal_state_file, Session, SessionConfig, SessionError, StateFileError,
+    decode_state_file, reseal_checkpoint_extras, reseal_state_file, Session, SessionConfig,
+    SessionError, StateFileError,
 };
 use jewelbot_plugin::{Buttons, Machine};
 use proptest::prelude::*;
@@ -221,4 +222,74 @@ proptest! {
         // Loaded or not, the console runs on.
         let _ = session.step(Buttons::NONE);
     }
+}
+
+/// A checkpoint of the cartridge with the AI, some columns into a game, and its extras as
+/// JSON.
+fn checkpoint_with_extras() -> (Session, Vec<u8>, serde_json::Value) {
+    use std::io::Read;
+    let rom = jewelbot::cartridge::rom().expect("parses");
+    let plugins: Vec<Box<dyn jewelbot_plugin::Plugin>> = vec![Box::new(
+        magic_jewelry::plugin::MagicJewelryPlugin::default(),
+    )];
+    let mut session = Session::new(rom, plugins, SessionConfig::default()).expect("loads");
+    let bytes = loop {
+        session.run_frame().expect("frame runs");
+        if session.frame_number() > 400 {
+            if let Some(bytes) = session.checkpoint(serde_json::json!({})).expect("a state") {
+                break bytes;
+            }
+        }
+    };
+    let decoded = decode_state_file(&bytes, &session.rom().prg_chr_sha1).expect("decodes");
+    let mut json = String::new();
+    flate2::read::GzDecoder::new(decoded.extras.expect("extras"))
+        .read_to_string(&mut json)
+        .expect("gzip'd JSON");
+    (session, bytes, serde_json::from_str(&json).expect("JSON"))
+}
+
+fn with_extras(session: &Session, checkpoint: &[u8], extras: &[u8]) -> Vec<u8> {
+    let gz = {
+        use std::io::Write;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(extras).expect("in memory");
+        gz.finish().expect("in memory")
+    };
+    reseal_checkpoint_extras(checkpoint, &session.rom().prg_chr_sha1, &gz).expect("resealed")
+}
+
+/// A checkpoint whose checksum holds but whose plug-in state is not base64, or is another
+/// plug-in's: refused with the reason, the console and the plug-in's figures untouched.
+#[test]
+fn a_checkpoint_with_a_foreign_or_damaged_snapshot_is_refused() {
+    let (mut session, checkpoint, extras) = checkpoint_with_extras();
+    let columns = |s: &Session| s.plugins().stat("columns_placed");
+    let before = columns(&session);
+    assert!(before.is_some_and(|c| c > 0), "{before:?}");
+    for (change, says) in [
+        (("snapshot", "%% not base64 %%"), "not base64"),
+        (("name", "another-plugin"), "another-plugin"),
+    ] {
+        let mut forged = extras.clone();
+        forged["plugins"][0][change.0] = serde_json::Value::from(change.1);
+        let state = with_extras(&session, &checkpoint, forged.to_string().as_bytes());
+        let error = assert_refused_untouched(&mut session, &state).to_string();
+        assert!(error.contains(says), "{error}");
+    }
+    // Its own checkpoint still loads.
+    session.load_state(&checkpoint).expect("loads");
+    assert_eq!(columns(&session), before);
+}
+
+/// Extras that unpack to more than a checkpoint may hold (a small file, gigabytes unpacked)
+/// are refused as they unpack, before they fill the memory.
+#[test]
+fn a_checkpoint_whose_extras_unpack_too_far_is_refused() {
+    let (mut session, checkpoint, _) = checkpoint_with_extras();
+    let bomb = vec![b' '; 257 << 20];
+    let state = with_extras(&session, &checkpoint, &bomb);
+    assert!(state.len() < 2 << 20, "{} bytes", state.len());
+    let error = assert_refused_untouched(&mut session, &state).to_string();
+    assert!(error.contains("more than the 256 MiB"), "{error}");
 }

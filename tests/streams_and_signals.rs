@@ -123,6 +123,57 @@ fn a_full_disk_is_one_line() {
     }
 }
 
+/// A file that cannot grow (here past a file-size limit in bytes, `prlimit`'s, as on a full
+/// disk) is named in the one line that says so, and nothing half-written is left.
+#[cfg(unix)]
+#[test]
+fn an_output_that_cannot_grow_is_named() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = dir.path().join("ram.log");
+    let script = format!(
+        "trap '' XFSZ; exec prlimit --fsize=8192 \"$0\" run --headless --frames 400 --ram-log '{}' \
+         --ram-log-every 1",
+        log.display()
+    );
+    let output = Command::new("sh")
+        .args(["-c", &script, env!("CARGO_BIN_EXE_jewelbot")])
+        .output()
+        .expect("sh runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error")).collect();
+    assert_eq!(errors.len(), 1, "{stderr}");
+    assert!(
+        errors[0].contains(&log.display().to_string()) && errors[0].contains("too large"),
+        "{stderr}"
+    );
+    // Nothing half-written is left under the log's name.
+    assert!(!log.exists(), "{stderr}");
+
+    // An output written at the end that cannot be: the summary is printed all the same, and
+    // the other outputs are written.
+    let movie = dir.path().join("run.fm2");
+    let state = dir.path().join("end.state");
+    let script = format!(
+        "trap '' XFSZ; exec prlimit --fsize=25000 \"$0\" run --headless --frames 2000 --json \
+         --record-movie '{}' --save-state '{}'",
+        movie.display(),
+        state.display()
+    );
+    let output = Command::new("sh")
+        .args(["-c", &script, env!("CARGO_BIN_EXE_jewelbot")])
+        .output()
+        .expect("sh runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let summary: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("the summary, as JSON");
+    assert_eq!(summary["last_frame"], 2000, "{summary}");
+    assert!(stderr.contains(&movie.display().to_string()), "{stderr}");
+    assert!(state.exists(), "{stderr}");
+    assert!(!movie.exists(), "{stderr}");
+}
+
 /// A run stopped by `signal` after it has played a while: the exit status, and each output
 /// whole (the movie a valid fm2 of every frame played, the GIF closed, the state and the
 /// last checkpoint loadable, the summary printed).
@@ -207,6 +258,47 @@ fn interrupted_run(signal: &str, number: u32, status: i32) {
         ]);
         assert_eq!(code, 0, "SIG{signal}: {state}: {stderr}");
     }
+}
+
+/// A signal before the first checkpoint is due still leaves one: at the first frame from the
+/// signal on where the plug-ins can give their state, and the run ends there.
+#[test]
+fn a_stopped_run_writes_a_last_checkpoint() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let checkpoint = dir.path().join("run.checkpoint");
+    let stdout = dir.path().join("stdout");
+    let mut child = jewelbot()
+        .args(["run", "--headless", "--frames", "100000000", "--json"])
+        .args(["--mode", "fast", "--checkpoint-every", "10000000"])
+        .arg("--checkpoint")
+        .arg(&checkpoint)
+        .stdout(std::fs::File::create(&stdout).expect("created"))
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    wait_for_handler(child.id(), 2);
+    std::thread::sleep(Duration::from_millis(1500));
+    send("INT", child.id());
+    assert_eq!(wait(&mut child), 130);
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stdout).expect("stdout")).expect("JSON");
+    let last = summary["last_frame"].as_u64().expect("a last frame");
+    assert!(last > 100, "{summary}");
+    assert_eq!(summary["checkpoints"], 1, "{summary}");
+    assert_eq!(
+        summary["last_checkpoint_frame"].as_u64(),
+        Some(last),
+        "{summary}"
+    );
+    let (code, _, stderr) = common::jewelbot(&[
+        "run",
+        "--headless",
+        "--state",
+        checkpoint.to_str().expect("UTF-8"),
+        "--frames",
+        "60",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
 }
 
 #[test]

@@ -33,12 +33,20 @@ pub struct RunPlan {
 }
 
 /// Checkpoints to `path`, one every `every` frames (on the first frame from then on where the
-/// plug-ins can give their state), each replacing the last only once it is whole.
+/// plug-ins can give their state), each replacing the last only once it is whole, and one more
+/// when a signal stops the run.
 #[derive(Debug, Clone)]
 pub struct Checkpoints {
     pub path: PathBuf,
     pub every: u64,
+    /// The file at `path` when the run starts may be replaced (`--force`, or the checkpoint
+    /// the run resumes from); any other is kept.
+    pub replace: bool,
 }
+
+/// Frames a stopped run may go on to reach one where the plug-ins can give their state for a
+/// last checkpoint: more than any column takes to fall and resolve.
+pub const CHECKPOINT_GRACE_FRAMES: u64 = 20_000;
 
 /// What a run carries from one leg to the next through its checkpoints.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -172,15 +180,55 @@ pub fn run(
         .checkpoints
         .as_ref()
         .map(|c| next_multiple(session.frame_number(), c.every));
+    let mut checkpoint_file = plan
+        .checkpoints
+        .as_ref()
+        .map(|c| files::Rewritten::new(&c.path, c.replace));
+    // Set once a signal asks to stop: the frame it came at.
+    let mut stopping: Option<u64> = None;
     let ended = loop {
         if let Some(signal) = plan.interrupt.signal() {
-            break Ended::Interrupted(signal.name());
+            let asked_at = *stopping.get_or_insert(done);
+            let Some(file) = &mut checkpoint_file else {
+                break Ended::Interrupted(signal.name());
+            };
+            // A last checkpoint, where the plug-ins can give their state: at once, or after
+            // the column in hand.
+            let mut leg = record.clone();
+            leg.seconds_before += start.elapsed().as_secs_f64();
+            leg.legs_before += 1;
+            if let Some(bytes) = session.checkpoint(serde_json::to_value(&leg)?)? {
+                file.write(&bytes)?;
+                checkpoints += 1;
+                last_checkpoint_frame = Some(session.frame_number());
+                if done > asked_at {
+                    messages.push(format!(
+                        "{} came at frame {}; the run went on to frame {} to write its last \
+                         checkpoint there",
+                        signal.name(),
+                        session.frame_number() - (done - asked_at),
+                        session.frame_number()
+                    ));
+                }
+                break Ended::Interrupted(signal.name());
+            }
+            if done - asked_at >= CHECKPOINT_GRACE_FRAMES || plan.frames.is_some_and(|n| done >= n)
+            {
+                messages.push(format!(
+                    "{} stopped the run before the plug-ins could give their state: no last \
+                     checkpoint was written",
+                    signal.name()
+                ));
+                break Ended::Interrupted(signal.name());
+            }
         }
-        if let Some(until) = plan.until.iter().find(|u| u.holds(session.plugins())) {
-            break Ended::Until(until.text.clone());
-        }
-        if plan.frames.is_some_and(|n| done >= n) {
-            break Ended::Frames;
+        if stopping.is_none() {
+            if let Some(until) = plan.until.iter().find(|u| u.holds(session.plugins())) {
+                break Ended::Until(until.text.clone());
+            }
+            if plan.frames.is_some_and(|n| done >= n) {
+                break Ended::Frames;
+            }
         }
         session.run_frame()?;
         done += 1;
@@ -189,13 +237,15 @@ pub fn run(
         {
             record.resident_at_baseline_kib = memory::resident().map(|r| r.now_kib);
         }
-        if let (Some(due), Some(every)) = (next_checkpoint, &plan.checkpoints) {
-            if session.frame_number() >= due {
+        if let (Some(due), Some(every), Some(file)) =
+            (next_checkpoint, &plan.checkpoints, &mut checkpoint_file)
+        {
+            if session.frame_number() >= due && stopping.is_none() {
                 let mut leg = record.clone();
                 leg.seconds_before += start.elapsed().as_secs_f64();
                 leg.legs_before += 1;
                 if let Some(bytes) = session.checkpoint(serde_json::to_value(&leg)?)? {
-                    files::write_file(&every.path, &bytes, true)?;
+                    file.write(&bytes)?;
                     checkpoints += 1;
                     last_checkpoint_frame = Some(session.frame_number());
                     next_checkpoint = Some(next_multiple(session.frame_number(), every.every));

@@ -16,13 +16,25 @@ const SIZE: (u32, u32) = (1200, 500);
 const FONT: &str = "sans-serif";
 static FONT_BYTES: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono.ttf");
 
+/// The files a report of `series` holds in `dir`: the summary, and a plot of each series.
+pub fn files(dir: &Path, series: &[Series]) -> Vec<PathBuf> {
+    std::iter::once(dir.join("summary.json"))
+        .chain(series.iter().map(|s| plot_path(dir, s)))
+        .collect()
+}
+
+fn plot_path(dir: &Path, series: &Series) -> PathBuf {
+    dir.join(format!("{}.png", series.key))
+}
+
 /// Writes `summary.json` and `KEY.png` for every series into `dir` (made if missing); the
-/// files written.
+/// files written. A file there already is replaced only when `replace`.
 pub fn write(
     dir: &Path,
     summary: &Summary,
     series: &[Series],
     milestones: &[Milestone],
+    replace: bool,
 ) -> anyhow::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
     let mut written = Vec::new();
@@ -30,14 +42,14 @@ pub fn write(
     files::write_file(
         &json,
         serde_json::to_string_pretty(summary)?.as_bytes(),
-        true,
+        replace,
     )?;
     written.push(json);
     register_font()?;
     for one in series.iter().filter(|s| !s.points.is_empty()) {
-        let path = dir.join(format!("{}.png", one.key));
+        let path = plot_path(dir, one);
         let png = plot(one, milestones)?;
-        files::write_file(&path, &png, true)?;
+        files::write_file(&path, &png, replace)?;
         written.push(path);
     }
     Ok(written)

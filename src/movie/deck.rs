@@ -24,7 +24,17 @@ pub(crate) struct MovieDeck {
 
 impl MovieDeck {
     pub(crate) fn play(&mut self, movie: Movie) {
-        self.playing = Some(Playback { movie, next: 0 });
+        self.play_from(movie, 0);
+    }
+
+    /// Plays `movie` from its frame `next` on (a checkpoint's place in it).
+    pub(crate) fn play_from(&mut self, movie: Movie, next: usize) {
+        self.playing = Some(Playback { movie, next });
+    }
+
+    /// The movie being played and the index of the frame it gives next.
+    pub(crate) fn playing(&self) -> Option<(&Movie, usize)> {
+        self.playing.as_ref().map(|p| (&p.movie, p.next))
     }
 
     pub(crate) fn record(&mut self, movie: Movie) {

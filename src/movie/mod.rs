@@ -70,8 +70,38 @@ pub struct Movie {
     /// The movie says it was made with FCEUX's old PPU (`NewPPU 0`), whose timing differs
     /// from jewelbot's (which matches FCEUX's new PPU) in rare frames.
     pub old_ppu: bool,
+    /// Header keys FCEUX does not read but that differ from one it does only in case
+    /// (`ramInitOption`): ignored, as FCEUX ignores them, with a warning.
+    pub miscased_keys: Vec<String>,
     pub frames: Vec<MovieFrame>,
 }
+
+/// The header keys FCEUX reads (`MovieData::installValue`), compared as it compares them: case
+/// matters.
+const FCEUX_KEYS: [&str; 22] = [
+    "version",
+    "emuVersion",
+    "rerecordCount",
+    "palFlag",
+    "NewPPU",
+    "FDS",
+    "fourscore",
+    "port0",
+    "port1",
+    "port2",
+    "binary",
+    "length",
+    "romFilename",
+    "romChecksum",
+    "guid",
+    "microphone",
+    "RAMInitOption",
+    "RAMInitSeed",
+    "comment",
+    "subtitle",
+    "savestate",
+    "saveram",
+];
 
 /// The MD5 of a ROM's PRG and CHR, the identity an fm2 movie gives its ROM.
 pub fn rom_md5(prg: &[u8], chr: &[u8]) -> [u8; 16] {
@@ -107,6 +137,7 @@ impl Movie {
             guid,
             power_on: PowerOnRam::default(),
             old_ppu: false,
+            miscased_keys: Vec::new(),
             frames: Vec::new(),
         }
     }
@@ -183,6 +214,8 @@ impl Movie {
         let mut blank_after_log = None;
         for (index, line) in lines(text).enumerate() {
             let number = index + 1;
+            // FCEUX skips spaces and tabs at the start of a line, before a key or a frame.
+            let line = line.trim_start_matches([' ', '\t']);
             let fail = |message: String| MovieError::Syntax {
                 line: number,
                 message,
@@ -223,6 +256,17 @@ impl Movie {
                     .to_owned(),
             );
         }
+        for key in &self.miscased_keys {
+            let meant = FCEUX_KEYS
+                .iter()
+                .find(|k| k.eq_ignore_ascii_case(key))
+                .unwrap_or(&"");
+            warnings.push(format!(
+                "the header line `{}` is not read: FCEUX reads `{meant}` (case matters) and \
+                 ignores it, and so does jewelbot",
+                quote(key)
+            ));
+        }
         warnings
     }
 }
@@ -254,10 +298,11 @@ struct Header {
     rom_filename: Option<String>,
     rom_md5: Option<[u8; 16]>,
     guid: String,
-    ram_option: Option<u8>,
+    ram_option: Option<i64>,
     ram_seed: u32,
     old_ppu: bool,
     by_jewelbot: bool,
+    miscased_keys: Vec<String>,
 }
 
 impl Header {
@@ -284,10 +329,10 @@ impl Header {
             "comment" => self.by_jewelbot |= line == AUTHOR_COMMENT,
             "NewPPU" => self.old_ppu = !flag(value)?,
             "RAMInitOption" => {
-                self.ram_option =
-                    Some(value.parse().map_err(|_| {
-                        format!("RAMInitOption `{}` is not a number", quote(value))
-                    })?);
+                let option: i64 = value
+                    .parse()
+                    .map_err(|_| format!("RAMInitOption `{}` is not a number", quote(value)))?;
+                self.ram_option = Some(option);
             }
             "RAMInitSeed" => {
                 // FCEUX writes the seed as a signed 32-bit number.
@@ -325,6 +370,11 @@ impl Header {
                     quote(value)
                 )))
             }
+            _ if !FCEUX_KEYS.contains(&key)
+                && FCEUX_KEYS.iter().any(|k| k.eq_ignore_ascii_case(key)) =>
+            {
+                self.miscased_keys.push(key.to_owned());
+            }
             _ => {}
         }
         Ok(())
@@ -346,11 +396,14 @@ impl Header {
         let option = self
             .ram_option
             .unwrap_or(if self.by_jewelbot { 2 } else { 0 });
-        let power_on = PowerOnRam::from_option(option, self.ram_seed).ok_or_else(|| {
-            MovieError::Unsupported(format!(
+        let power_on = u8::try_from(option)
+            .ok()
+            .and_then(|option| PowerOnRam::from_option(option, self.ram_seed))
+            .ok_or_else(|| {
+                MovieError::Unsupported(format!(
                 "RAMInitOption {option} (FCEUX has 0 to 3: its pattern, all $FF, all $00, seeded)"
             ))
-        })?;
+            })?;
         Ok(Movie {
             rom_filename: self
                 .rom_filename
@@ -359,6 +412,7 @@ impl Header {
             guid: self.guid,
             power_on,
             old_ppu: self.old_ppu,
+            miscased_keys: self.miscased_keys,
             frames,
         })
     }
@@ -504,7 +558,18 @@ mod tests {
             (format!("{good}palFlag 1\n"), "PAL"),
             (format!("{good}fourscore 1\n"), "fourscore 1"),
             (format!("{good}port2 1\n"), "port2"),
-            (format!("{good}RAMInitOption 4\n"), "RAMInitOption 4"),
+            (
+                format!("{good}RAMInitOption 4\n"),
+                "RAMInitOption 4 (FCEUX has 0 to 3",
+            ),
+            (
+                format!("{good}RAMInitOption 256\n"),
+                "RAMInitOption 256 (FCEUX has 0 to 3",
+            ),
+            (
+                format!("{good}RAMInitOption -1\n"),
+                "RAMInitOption -1 (FCEUX has 0 to 3",
+            ),
             (format!("{good}RAMInitOption x\n"), "line 4"),
             (format!("{good}RAMInitSeed 99999999999\n"), "line 4"),
             (format!("{good}romFilename b\n"), "given twice"),
@@ -542,12 +607,25 @@ mod tests {
             ),
             // jewelbot's movies from before the key: all zeros.
             ("comment author jewelbot\n", PowerOnRam::AllZeros),
+            // FCEUX skips spaces and tabs before a key, and compares keys case and all: it
+            // reads the first and ignores the second (its default pattern, then).
+            (" \tRAMInitOption 1\n", PowerOnRam::AllOnes),
+            ("ramInitOption 1\n", PowerOnRam::FceuxPattern),
         ] {
             let parsed = Movie::parse(&format!("{fceux}{header}")).expect("valid");
             assert_eq!(parsed.power_on, fill, "{header:?}");
         }
         let old = Movie::parse(&format!("{fceux}NewPPU 0\n")).expect("played, with a warning");
         assert!(old.old_ppu && old.warnings()[0].contains("old PPU"));
+        let miscased = Movie::parse(&format!("{fceux}ramInitOption 1\n")).expect("played");
+        assert!(
+            miscased.warnings()[0].contains("FCEUX reads `RAMInitOption`"),
+            "{:?}",
+            miscased.warnings()
+        );
+        // A frame line may start with spaces too.
+        let indented = Movie::parse(&format!("{fceux}  |0|R.......|||\n")).expect("a frame");
+        assert_eq!(indented.frames.len(), 1);
     }
 
     #[test]

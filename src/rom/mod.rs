@@ -113,7 +113,8 @@ impl RomImage {
             FileError::NotRegular { path, kind, .. } => RomError::NotRegular { path, kind },
             FileError::TooLarge { len, .. } => RomError::TooLarge { len },
             FileError::Io { path, error, .. } => RomError::Io { path, error },
-            FileError::Exists { path } => RomError::Io {
+            // Reading never creates or replaces a file.
+            FileError::Exists { path } | FileError::Replaced { path } => RomError::Io {
                 path,
                 error: std::io::ErrorKind::AlreadyExists.into(),
             },

@@ -5,9 +5,11 @@ mod checkpoint;
 mod state_file;
 mod trial;
 
+pub use checkpoint::SavedOption;
 pub use state_file::{
-    decode as decode_state_file, reseal as reseal_state_file, Decoded, StateFileError, StateHeader,
-    CHECKPOINT_FORMAT, FORMAT_VERSION, HOST_VERSION,
+    decode as decode_state_file, reseal as reseal_state_file,
+    reseal_extras as reseal_checkpoint_extras, Decoded, StateFileError, StateHeader,
+    CHECKPOINT_FORMAT, FORMAT_VERSION, HOST_VERSION, MAX_FILE_LEN as MAX_STATE_FILE_LEN,
 };
 pub use trial::TrialError;
 
@@ -509,12 +511,30 @@ impl Session {
                 .collect(),
             movie: self.movies.recording_mut().map(|movie| movie.to_fm2()),
             run,
+            options: self
+                .plugins
+                .options()
+                .into_iter()
+                .flat_map(|(plugin, options)| {
+                    options.into_iter().map(move |o| checkpoint::SavedOption {
+                        plugin: plugin.clone(),
+                        name: o.name,
+                        value: o.value,
+                    })
+                })
+                .collect(),
+            playing: self
+                .movies
+                .playing()
+                .map(|(movie, next)| checkpoint::PlayingMovie {
+                    movie: movie.to_fm2(),
+                    next,
+                }),
         };
-        Ok(Some(state_file::encode(
-            &header,
-            &payload,
-            Some(&extras.encode()),
-        )))
+        let extras = extras
+            .encode(checkpoint::MAX_UNPACKED_LEN)
+            .map_err(SessionError::State)?;
+        Ok(Some(state_file::encode(&header, &payload, Some(&extras))))
     }
 
     /// Restores a state from [`Session::save_state`] or [`Session::checkpoint`]. The bytes are
@@ -526,7 +546,7 @@ impl Session {
         let decoded = state_file::decode(state, &self.rom.prg_chr_sha1)?;
         let extras = decoded
             .extras
-            .map(|bytes| checkpoint::Extras::decode(bytes, state_file::MAX_FILE_LEN * 64))
+            .map(|bytes| checkpoint::Extras::decode(bytes, checkpoint::MAX_UNPACKED_LEN))
             .transpose()
             .map_err(SessionError::State)?;
         let movie = extras
@@ -534,29 +554,93 @@ impl Session {
             .and_then(|e| e.movie.as_deref())
             .map(Movie::parse)
             .transpose()?;
+        let playing = extras
+            .as_ref()
+            .and_then(|e| e.playing.as_ref())
+            .map(|p| Movie::parse(&p.movie).map(|movie| (movie, p.next)))
+            .transpose()?;
+        let snapshots = match &extras {
+            Some(extras) => self.checked_snapshots(extras)?,
+            None => Vec::new(),
+        };
         let mut restored = trial::restore_on_copy(&self.deck, decoded.payload)?;
         // A state may keep the settings it was saved with; ours are the session's.
         restored.set_concurrent_dpad(true);
         restored.set_headless_mode(self.headless);
+        if extras.is_some() {
+            // The plug-ins take back their state before the console is replaced: one that
+            // refuses leaves the console as it was (and the plug-ins as after a reset).
+            self.plugins.reset();
+            self.plugins
+                .resume(&snapshots, restored.wram())
+                .map_err(SessionError::State)?;
+        }
         self.deck = restored;
         self.frame = decoded.header.frame;
         self.movies.interrupt();
-        self.after_discontinuity();
+        self.jam_frames = 0;
         let Some(extras) = extras else {
+            self.after_discontinuity();
             return Ok(None);
         };
         if let Some(movie) = movie {
             self.power_on = movie.power_on;
             self.movies.record(movie);
         }
-        let snapshots: Vec<(String, Vec<u8>)> = extras
-            .plugins
-            .iter()
-            .filter_map(|p| p.bytes().ok().map(|bytes| (p.name.clone(), bytes)))
-            .collect();
-        self.plugins.resume(&snapshots, self.deck.wram());
+        if let Some((movie, next)) = playing {
+            self.movies.play_from(movie, next);
+        }
         self.plugin_buttons = Buttons::from_bits(extras.buttons);
         Ok(Some(extras.run))
+    }
+
+    /// The plug-ins' snapshots in a checkpoint: one for each plug-in that runs, and none of a
+    /// plug-in this session does not run.
+    fn checked_snapshots(
+        &self,
+        extras: &checkpoint::Extras,
+    ) -> Result<Vec<(String, Vec<u8>)>, SessionError> {
+        let running = self.plugins.running_names();
+        let mut snapshots = Vec::new();
+        for snapshot in &extras.plugins {
+            if !running.contains(&snapshot.name) {
+                return Err(SessionError::State(format!(
+                    "the checkpoint holds the state of a plug-in `{}` that this run does not \
+                     run (it runs {})",
+                    snapshot.name,
+                    running.join(", ")
+                )));
+            }
+            snapshots.push((
+                snapshot.name.clone(),
+                snapshot.bytes().map_err(SessionError::State)?,
+            ));
+        }
+        if let Some(missing) = running
+            .iter()
+            .find(|name| !snapshots.iter().any(|(n, _)| n == *name))
+        {
+            return Err(SessionError::State(format!(
+                "the checkpoint holds no state of the plug-in `{missing}`, which this run runs"
+            )));
+        }
+        Ok(snapshots)
+    }
+
+    /// The plug-in options a checkpoint was taken with (none for a plain state), read without
+    /// loading it.
+    pub fn checkpoint_options(
+        &self,
+        state: &[u8],
+    ) -> Result<Vec<checkpoint::SavedOption>, SessionError> {
+        let decoded = state_file::decode(state, &self.rom.prg_chr_sha1)?;
+        Ok(decoded
+            .extras
+            .map(|bytes| checkpoint::Extras::decode(bytes, checkpoint::MAX_UNPACKED_LEN))
+            .transpose()
+            .map_err(SessionError::State)?
+            .map(|extras| extras.options)
+            .unwrap_or_default())
     }
 
     /// A movie recorded from power-on is being carried on (from a checkpoint, or since the

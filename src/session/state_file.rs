@@ -154,6 +154,17 @@ pub fn reseal(state: &[u8], rom_sha1: &str, payload: &[u8]) -> Result<Vec<u8>, S
     Ok(encode(&decoded.header, payload, None))
 }
 
+/// A checkpoint of `state`'s header and payload with other extras, its checksum made anew
+/// (for tests of what a checkpoint whose checksum holds may still carry).
+pub fn reseal_extras(
+    state: &[u8],
+    rom_sha1: &str,
+    extras: &[u8],
+) -> Result<Vec<u8>, StateFileError> {
+    let decoded = decode(state, rom_sha1)?;
+    Ok(encode(&decoded.header, decoded.payload, Some(extras)))
+}
+
 /// A state file's parts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decoded<'a> {

@@ -139,8 +139,9 @@ pub struct RunArgs {
     pub frames: Option<u64>,
     /// Stop at the first frame where CONDITION holds: `rollover` (the score, jewels and level
     /// displays have all rolled over since the run began), `game-over`, `jewels>=N`,
-    /// `score>=N`, `level>=N`, `columns>=N` (the conditions the plug-in offers); repeatable,
-    /// the first that holds ends the run.
+    /// `score>=N`, `level>=N` (the counters with their wraps past 8 digits counted, so any N
+    /// can be reached), `columns>=N` (the conditions the plug-in offers); repeatable, the
+    /// first that holds ends the run.
     #[arg(long, value_name = "CONDITION")]
     pub until: Vec<String>,
     /// A save state to start from (made by the window's F5 with the same ROM), or a

@@ -112,7 +112,13 @@ fn run(cli: Cli, plugins: &Plugins, out: &mut dyn Write) -> anyhow::Result<ExitC
             };
             let mut session = open_session_with(&args.game, plugins, config)?;
             report_messages(&mut session);
-            run::run(&args, &mut session, &game_inputs(&args.game, plugins), out)
+            run::run(
+                &args,
+                &mut session,
+                plugins,
+                &game_inputs(&args.game, plugins),
+                out,
+            )
         }
         Some(Command::Ram(args)) => ram::ram(&args, plugins, out),
         Some(Command::Record(args)) => record::record(&args, plugins, out),

@@ -16,15 +16,28 @@ pub fn ram(args: &RamArgs, plugins: &Plugins, out: &mut dyn Write) -> anyhow::Re
     let mut session = open_session(&args.game, plugins)?;
     report_messages(&mut session);
     if let Some(path) = &args.state {
-        session
-            .load_state_file(path)
-            .with_context(|| format!("cannot start from {}", path.display()))?;
+        crate::setup::load_state(&mut session, path, plugins)?;
         if session.frame_number() > args.frame {
             anyhow::bail!(
                 "--frame {}: {} is at frame {}, past it",
                 args.frame,
                 path.display(),
                 session.frame_number()
+            );
+        }
+    }
+    if let Some((_, total)) = session.movie_playback() {
+        if args.frame > total as u64 {
+            let after = match args.game.ai {
+                crate::cli::Switch::On => "the AI's buttons",
+                crate::cli::Switch::Off => "no buttons",
+            };
+            eprintln!(
+                "note: the movie has {total} frames; frame {} is past its end, so frames {} to \
+                 {} are played with {after}",
+                args.frame,
+                total + 1,
+                args.frame
             );
         }
     }

@@ -92,8 +92,7 @@ pub fn record(
     );
     bar.finish_and_clear();
     let recorded = recorded?;
-    jewelbot::record::write_trace(&args.out, &recorded.text, args.force)
-        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    jewelbot::record::write_trace(&args.out, &recorded.text, args.force)?;
     writeln!(
         out,
         "{} frames recorded to {}",

@@ -3,6 +3,7 @@
 //! from, checkpoints, movies, a GIF, a report) and a progress bar while stderr is a terminal.
 
 use crate::cli::RunArgs;
+use crate::setup::Plugins;
 use anyhow::{bail, Context};
 use jewelbot::files::PendingFile;
 use jewelbot::gif_capture::GifCapture;
@@ -13,6 +14,7 @@ use jewelbot::movie::file as movie_file;
 use jewelbot::outputs::{self, Input, Output};
 use jewelbot::session::Session;
 use jewelbot_plugin::Pacing;
+use jewelbot_plugin::Series;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -27,11 +29,12 @@ const PROGRESS_EVERY: u64 = 64;
 pub fn run(
     args: &RunArgs,
     session: &mut Session,
+    plugins: &Plugins,
     inputs: &[Input],
     out: &mut dyn Write,
 ) -> anyhow::Result<ExitCode> {
     // Everything that can be refused is refused before the first frame runs.
-    check_outputs(args, inputs)?;
+    check_outputs(args, inputs, &session.plugins().series())?;
     let until = args
         .until
         .iter()
@@ -39,9 +42,7 @@ pub fn run(
         .collect::<Result<Vec<_>, String>>()
         .map_err(anyhow::Error::msg)?;
     let saved = match &args.state {
-        Some(path) => session
-            .load_state_file(path)
-            .with_context(|| format!("cannot start from {}", path.display()))?,
+        Some(path) => crate::setup::load_state(session, path, plugins)?,
         None => None,
     };
     let mut record = RunRecord::resumed(saved, session).map_err(anyhow::Error::msg)?;
@@ -82,6 +83,12 @@ pub fn run(
         checkpoints: args.checkpoint.as_ref().map(|path| Checkpoints {
             path: path.clone(),
             every: args.checkpoint_every,
+            // Checked before the run: a file there is one --force or the resume allows.
+            replace: args.force
+                || args
+                    .state
+                    .as_deref()
+                    .is_some_and(|state| outputs::same_place(state, path)),
         }),
         interrupt: Interrupt::listen().context("cannot listen for signals")?,
     };
@@ -102,13 +109,26 @@ pub fn run(
     progress.finish();
     let summary = summary?;
 
+    // Every output is written that can be, and the summary printed, before an error is said.
+    let mut failed: Option<anyhow::Error> = None;
+    let mut attempt = |result: anyhow::Result<()>| {
+        if let Err(error) = result {
+            match &failed {
+                None => failed = Some(error),
+                Some(_) => eprintln!("error: {error:#}"),
+            }
+        }
+    };
     if let Some(log) = ram_log {
-        log.finish(session)?;
+        attempt(log.finish(session));
     }
     if let Some(gif) = gif {
         let (pictures, path) = (gif.pictures(), gif.path().to_owned());
-        gif.finish()?;
-        eprintln!("{pictures} pictures written to {}", path.display());
+        attempt(
+            gif.finish()
+                .map(|()| eprintln!("{pictures} pictures written to {}", path.display()))
+                .map_err(anyhow::Error::from),
+        );
     }
     if let Some((played, total)) = session.movie_playback() {
         if played < total {
@@ -117,38 +137,58 @@ pub fn run(
     }
     if let Some(path) = &args.record_movie {
         if let Some(movie) = session.take_recorded_movie() {
-            movie_file::write(path, &movie, args.force)?;
-            eprintln!(
-                "movie of {} frames recorded to {}",
-                movie.frames.len(),
-                path.display()
+            attempt(
+                movie_file::write(path, &movie, args.force)
+                    .map(|()| {
+                        eprintln!(
+                            "movie of {} frames recorded to {}",
+                            movie.frames.len(),
+                            path.display()
+                        );
+                    })
+                    .map_err(anyhow::Error::from),
             );
         }
     }
     if let Some(path) = &args.save_state {
-        let state = session.save_state()?;
-        jewelbot::files::write_file(path, &state, args.force)?;
-        eprintln!(
-            "state of frame {} saved to {}",
-            session.frame_number(),
-            path.display()
+        attempt(
+            session
+                .save_state()
+                .map_err(anyhow::Error::from)
+                .and_then(|state| {
+                    jewelbot::files::write_file(path, &state, args.force)?;
+                    eprintln!(
+                        "state of frame {} saved to {}",
+                        session.frame_number(),
+                        path.display()
+                    );
+                    Ok(())
+                }),
         );
     }
     if let Some(dir) = &args.report {
-        let written = report::write(
-            dir,
-            &summary,
-            &session.plugins().series(),
-            &session.plugins().milestones(),
-        )?;
-        eprintln!(
-            "report of {} files written to {}",
-            written.len(),
-            dir.display()
+        attempt(
+            report::write(
+                dir,
+                &summary,
+                &session.plugins().series(),
+                &session.plugins().milestones(),
+                args.force,
+            )
+            .map(|written| {
+                eprintln!(
+                    "report of {} files written to {}",
+                    written.len(),
+                    dir.display()
+                );
+            }),
         );
     }
     warn_unapplied_pokes(session);
     print_summary(args, &summary, out)?;
+    if let Some(error) = failed {
+        return Err(error);
+    }
     Ok(match &summary.ended {
         Ended::Interrupted(_) => plan.interrupt.signal().map_or(ExitCode::FAILURE, |signal| {
             ExitCode::from(signal.exit_status())
@@ -170,7 +210,7 @@ pub fn warn_unapplied_pokes(session: &Session) {
 
 /// The run's outputs, checked against the disk, each other and the files the run reads. A
 /// checkpoint may replace the state the run resumes from.
-fn check_outputs(args: &RunArgs, inputs: &[Input]) -> anyhow::Result<()> {
+fn check_outputs(args: &RunArgs, inputs: &[Input], series: &[Series]) -> anyhow::Result<()> {
     let files = [
         ("--save-state", &args.save_state),
         ("--record-movie", &args.record_movie),
@@ -186,6 +226,14 @@ fn check_outputs(args: &RunArgs, inputs: &[Input]) -> anyhow::Result<()> {
     }
     if let Some(path) = &args.report {
         outputs.push(Output::folder("--report", path));
+        // The files it will hold are outputs too, where the folder exists already.
+        if path.is_dir() {
+            outputs.extend(
+                report::files(path, series)
+                    .iter()
+                    .map(|file| Output::file("--report", file)),
+            );
+        }
     }
     let mut inputs = inputs.to_vec();
     if let Some(state) = &args.state {
@@ -229,10 +277,11 @@ impl RamLog {
     }
 
     fn write(&mut self, session: &Session) -> anyhow::Result<()> {
-        write!(self.out, "{} ", session.frame_number())?;
-        self.out.write_all(session.ram())?;
-        self.out.write_all(b"\n")?;
-        Ok(())
+        let out = &mut self.out;
+        write!(out, "{} ", session.frame_number())
+            .and_then(|()| out.write_all(session.ram()))
+            .and_then(|()| out.write_all(b"\n"))
+            .with_context(|| format!("cannot write the RAM log {}", out.path().display()))
     }
 
     /// Writes the run's last frame too, then puts the log in its place.

@@ -85,6 +85,66 @@ pub fn open_session_with(
     Ok(session)
 }
 
+/// Loads a state or checkpoint into `session`. A checkpoint resumes with the plug-in options it
+/// was taken with, for those the command line does not give; one given with another value is
+/// refused, naming both. Returns the run record a checkpoint carries.
+pub fn load_state(
+    session: &mut Session,
+    path: &Path,
+    plugins: &Plugins,
+) -> anyhow::Result<Option<serde_json::Value>> {
+    let cannot = || format!("cannot start from {}", path.display());
+    let bytes =
+        jewelbot::files::read_regular(path, "save state", jewelbot::session::MAX_STATE_FILE_LEN)
+            .with_context(cannot)?;
+    let saved = session.checkpoint_options(&bytes).with_context(cannot)?;
+    for option in &saved {
+        match plugins
+            .settings
+            .iter()
+            .find(|(name, _)| *name == option.name)
+        {
+            Some((_, given)) if *given != option.value => anyhow::bail!(
+                "--{name} {given}: {path} was taken with --{name} {saved}; leave --{name} out to \
+                 resume with the checkpoint's options, or start a new run",
+                name = option.name,
+                path = path.display(),
+                saved = option.value
+            ),
+            Some(_) => {}
+            None => session
+                .plugins_mut()
+                .set_option(&option.name, &option.value)
+                .map_err(|reason| {
+                    anyhow!(
+                        "{}: its --{} {} is refused: {reason}",
+                        path.display(),
+                        option.name,
+                        option.value
+                    )
+                })?,
+        }
+    }
+    let record = session.load_state(&bytes).with_context(cannot)?;
+    refuse_pokes_before_the_state(session, path)?;
+    Ok(record)
+}
+
+/// Refuses `--poke`s for frames the session, started from `state`, has already run: they
+/// could only land late.
+pub fn refuse_pokes_before_the_state(session: &Session, state: &Path) -> anyhow::Result<()> {
+    let now = session.frame_number();
+    if let Some((frame, address, value)) = session.pending_pokes().find(|&(f, _, _)| f <= now) {
+        anyhow::bail!(
+            "--poke {frame}:${address:04X}={value:02X} is for frame {frame}, but {} is at frame \
+             {now}: the first frame a poke can reach is {}",
+            state.display(),
+            now + 1
+        );
+    }
+    Ok(())
+}
+
 pub fn report_messages(session: &mut Session) {
     for message in session.plugins_mut().drain_messages() {
         eprintln!("note: {message}");

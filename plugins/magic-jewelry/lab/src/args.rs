@@ -39,18 +39,44 @@ pub fn population(text: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("`{text}` is not a population from 1 to {MAX_POPULATION}"))
 }
 
+/// Most columns a lab command plays: some weeks of a machine. A count past it is a typo, and
+/// an unbounded one would run for ever.
+pub const MAX_COLUMNS: u64 = 10_000_000_000;
+
+/// Most column sequences `compare` pairs.
+pub const MAX_SEEDS: u64 = 1_000_000;
+
+/// Most games `learn` plays side by side (each holds a board and its search).
+pub const MAX_GAMES: u64 = 65_536;
+
+/// Most iterations or rounds of `train`.
+pub const MAX_ITERATIONS: u32 = 100_000;
+
+/// The largest relative change of a weight `train` may try in one step: ten times the weight.
+pub const MAX_STEP: f64 = 10.0;
+
+/// A training step: a finite number above 0, at most [`MAX_STEP`].
+pub fn step(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite() && *v > 0.0 && *v <= MAX_STEP)
+        .ok_or_else(|| format!("`{text}` is not a step above 0 and at most {MAX_STEP}"))
+}
+
+/// A learning rate: above 0 and at most 1 (a larger one overshoots every error it corrects).
+pub fn learning_rate(text: &str) -> Result<f32, String> {
+    text.parse::<f32>()
+        .ok()
+        .filter(|v| v.is_finite() && *v > 0.0 && *v <= 1.0)
+        .ok_or_else(|| format!("`{text}` is not a learning rate above 0 and at most 1"))
+}
+
 /// A finite number above 0.
 pub fn positive(text: &str) -> Result<f64, String> {
     text.parse::<f64>()
         .ok()
         .filter(|v| v.is_finite() && *v > 0.0)
         .ok_or_else(|| format!("`{text}` is not a finite number above 0"))
-}
-
-/// A rate as `f32`, finite and above 0.
-pub fn rate(text: &str) -> Result<f32, String> {
-    let value = positive(text)?;
-    Ok(value as f32)
 }
 
 /// A discount: a number from 0 to 1.

@@ -18,7 +18,7 @@ use std::time::Instant;
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
     /// Columns to play.
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=crate::args::MAX_COLUMNS))]
     pub columns: u64,
     /// Seed of the column sequence.
     #[arg(long, default_value_t = 1)]

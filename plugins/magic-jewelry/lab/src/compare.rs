@@ -22,10 +22,10 @@ pub struct Args {
     #[arg(long, num_args = 1, value_parser = objective_parser())]
     pub objective: Vec<Objective>,
     /// Columns per sequence.
-    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=crate::args::MAX_COLUMNS))]
     pub columns: u64,
     /// Number of sequences (pairs).
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(2..))]
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(2..=crate::args::MAX_SEEDS))]
     pub seeds: u64,
     #[command(flatten)]
     pub game: SimGameArgs,

@@ -55,13 +55,13 @@ pub struct Args {
     #[command(flatten)]
     pub game: SimGameArgs,
     /// Columns to play, over all games.
-    #[arg(long, default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..=crate::args::MAX_COLUMNS))]
     pub columns: u64,
     /// Learning rate at the start: the share of a return's error corrected.
-    #[arg(long, default_value_t = 0.1, value_parser = crate::args::rate)]
+    #[arg(long, default_value_t = 0.1, value_parser = crate::args::learning_rate)]
     pub alpha: f32,
     /// Learning rate at the end (it falls geometrically from --alpha; default: --alpha).
-    #[arg(long, value_parser = crate::args::rate)]
+    #[arg(long, value_parser = crate::args::learning_rate)]
     pub final_alpha: Option<f32>,
     /// Discount of later columns' jewels.
     #[arg(long, default_value_t = 0.99, value_parser = crate::args::discount)]
@@ -70,7 +70,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub steps: u32,
     /// Games played side by side.
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=crate::args::MAX_GAMES))]
     pub games: u64,
     #[command(flatten)]
     pub files: TrainingFiles,
@@ -274,10 +274,7 @@ pub fn learn(
         Some(path) => ValueNetwork::load(path)?,
         None => ValueNetwork::zeroed(),
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.workers.threads)
-        .build()
-        .context("cannot start worker threads")?;
+    let pool = crate::worker_pool(args.workers.threads)?;
     let mut games: Vec<Learner> = (0..args.games)
         .map(|g| Learner::new(args.game.rules, mix_seed(args.game.seed, g)))
         .collect();

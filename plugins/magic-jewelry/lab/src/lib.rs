@@ -17,7 +17,6 @@ pub mod sim;
 pub mod stats;
 pub mod train;
 
-use anyhow::Context;
 use magic_jewelry::engine::{
     load_evaluator_for, AnyEvaluator, Budget, Objective, RuleSet, Strategy, StrategySpec, Weights,
 };
@@ -113,11 +112,16 @@ pub fn build_strategy(
 
 /// Runs `job` on a pool of `threads` threads (0: one per core).
 pub fn with_threads<T: Send>(threads: usize, job: impl FnOnce() -> T + Send) -> anyhow::Result<T> {
-    let pool = rayon::ThreadPoolBuilder::new()
+    Ok(worker_pool(threads)?.install(job))
+}
+
+/// A pool of `threads` worker threads (0: one per core). The system's reason is said once (the
+/// pool's error repeats it as its source).
+pub fn worker_pool(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .context("cannot start worker threads")?;
-    Ok(pool.install(job))
+        .map_err(|e| anyhow::anyhow!("cannot start {threads} worker threads: {e}"))
 }
 
 /// A progress bar on stderr (hidden when `show` is false).

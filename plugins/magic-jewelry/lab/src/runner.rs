@@ -19,8 +19,10 @@ pub struct SimGameArgs {
     /// level-0 speed, no score).
     #[arg(long, default_value = "real", value_parser = rules_parser())]
     pub rules: RuleSet,
-    /// Frames between taps (2: fast mode).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..))]
+    /// Fewest frames between two presses: 1 plays as fast mode does (a press a frame, the same
+    /// button every other frame, then the soft drop); 2 or more as normal mode does at that
+    /// pace (a press every N frames, the column left to fall at the game's speed).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..))]
     pub tap_interval: u8,
     /// Seed of the column sequences (each game's or chunk's is mixed from it).
     #[arg(long, default_value_t = 1)]
@@ -31,7 +33,7 @@ impl Default for SimGameArgs {
     fn default() -> Self {
         Self {
             rules: RuleSet::Real,
-            tap_interval: 2,
+            tap_interval: 1,
             seed: 1,
         }
     }
@@ -39,7 +41,7 @@ impl Default for SimGameArgs {
 
 impl SimGameArgs {
     pub fn input(&self) -> InputModel {
-        if self.tap_interval <= 2 {
+        if self.tap_interval <= 1 {
             InputModel::FAST
         } else {
             InputModel::normal(self.tap_interval)
@@ -72,15 +74,15 @@ pub struct SearchArgs {
     #[arg(long)]
     pub foresight: bool,
     /// Columns foresight searches, the current one included.
-    #[arg(long, default_value_t = ForesightConfig::default().depth,
+    #[arg(long, default_value_t = ForesightConfig::default().depth, requires = "foresight",
           value_parser = clap::value_parser!(u16).range(1..=64).map(usize::from))]
     pub foresight_depth: usize,
     /// Boards foresight keeps at each depth.
-    #[arg(long, default_value_t = ForesightConfig::default().beam,
+    #[arg(long, default_value_t = ForesightConfig::default().beam, requires = "foresight",
           value_parser = clap::value_parser!(u16).range(1..=4096).map(usize::from))]
     pub beam: usize,
     /// Boards foresight evaluates per decision at most (its work budget).
-    #[arg(long, default_value_t = ForesightConfig::default().work,
+    #[arg(long, default_value_t = ForesightConfig::default().work, requires = "foresight",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub foresight_work: u64,
 }
@@ -356,6 +358,14 @@ mod tests {
             "{error}"
         );
         assert!(Cli::try_parse_from(["sim", "--tap-interval", "0"]).is_err());
+        // 1 is fast mode, the default; 2 and up are normal mode at that pace.
+        let pace = |n| SimGameArgs {
+            tap_interval: n,
+            ..SimGameArgs::default()
+        };
+        assert_eq!(SimGameArgs::default().input(), InputModel::FAST);
+        assert_eq!(pace(2).input(), InputModel::normal(2));
+        assert_ne!(pace(1).input(), pace(2).input());
     }
 
     /// The boards after every column of a game of the player's strategy within `budget`.

@@ -12,8 +12,34 @@ pub const FILL_BINS: usize = 91;
 pub const CHAIN_BINS: usize = 16;
 /// Histogram bins for fall speeds, in frames per row (0-63).
 pub const SPEED_BINS: usize = 64;
-/// Histogram bins for decision times, in microseconds (the last collects longer ones).
-pub const TIME_BINS: usize = 100_000;
+/// Decision times below this many microseconds have a bin each.
+const EXACT_MICROS: u64 = 512;
+/// Above them, each doubling of the time has this many bins: a time is kept to within 1/256
+/// of itself, however long.
+const BINS_PER_DOUBLING: u64 = 256;
+/// Histogram bins for decision times: every `u64` of microseconds has one.
+pub const TIME_BINS: usize = (EXACT_MICROS + (64 - 9) * BINS_PER_DOUBLING) as usize;
+
+/// The bin of a decision time in microseconds.
+fn time_bin(micros: u64) -> usize {
+    if micros < EXACT_MICROS {
+        return micros as usize;
+    }
+    let doubling = u64::from(micros.ilog2()); // 9 and up
+    let within = (micros >> (doubling - 8)) - BINS_PER_DOUBLING;
+    (EXACT_MICROS + (doubling - 9) * BINS_PER_DOUBLING + within) as usize
+}
+
+/// The least time in microseconds a bin holds.
+fn bin_floor(bin: usize) -> u64 {
+    let bin = bin as u64;
+    if bin < EXACT_MICROS {
+        return bin;
+    }
+    let doubling = 9 + (bin - EXACT_MICROS) / BINS_PER_DOUBLING;
+    let within = (bin - EXACT_MICROS) % BINS_PER_DOUBLING;
+    (BINS_PER_DOUBLING + within) << (doubling - 8)
+}
 
 /// What the chains came to: the figures a score player is judged by.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -79,7 +105,7 @@ pub struct Stats {
     pub speed_columns: Vec<u64>,
     /// Time spent deciding, in nanoseconds.
     pub decision_nanos: u64,
-    /// `decision_micros[n]`: decisions that took n microseconds (empty until one is timed).
+    /// Decisions by time (bins of [`time_bin`]; empty until one is timed).
     #[serde(skip)]
     pub decision_micros: Vec<u64>,
 }
@@ -155,8 +181,8 @@ impl Stats {
             if self.decision_micros.is_empty() {
                 self.decision_micros = vec![0; TIME_BINS];
             }
-            let micros = usize::try_from(elapsed.as_micros()).unwrap_or(usize::MAX);
-            self.decision_micros[micros.min(TIME_BINS - 1)] += 1;
+            let micros = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
+            self.decision_micros[time_bin(micros).min(TIME_BINS - 1)] += 1;
         }
         if turn.wild {
             self.wild_columns += 1;
@@ -230,14 +256,15 @@ impl Stats {
         self.decision_nanos as f64 / self.columns as f64 / 1000.0
     }
 
-    /// Median decision time in microseconds (0 when none was timed).
+    /// Median decision time in microseconds, to within 1/256 of itself (0 when none was
+    /// timed).
     pub fn median_decision_micros(&self) -> u64 {
         let timed: u64 = self.decision_micros.iter().sum();
         let mut seen = 0;
-        for (micros, &n) in self.decision_micros.iter().enumerate() {
+        for (bin, &n) in self.decision_micros.iter().enumerate() {
             seen += n;
             if 2 * seen >= timed && n > 0 {
-                return micros as u64;
+                return bin_floor(bin);
             }
         }
         0
@@ -362,6 +389,49 @@ pub fn tail_fit(stats: &Stats, min_count: u64) -> Option<TailFit> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decision_times_are_kept_to_within_a_256th_however_long() {
+        for micros in [
+            0,
+            1,
+            511,
+            512,
+            513,
+            1023,
+            1024,
+            99_999,
+            150_000,
+            749_893,
+            u64::MAX,
+        ] {
+            let bin = time_bin(micros);
+            assert!(bin < TIME_BINS, "{micros}");
+            let floor = bin_floor(bin);
+            assert!(
+                floor <= micros && micros - floor <= micros / 256,
+                "{micros}: {floor}"
+            );
+        }
+        assert_eq!(time_bin(512), 512);
+        assert_eq!(time_bin(1024), time_bin(1023) + 1);
+        // A slow search's median is its own, not a cap's.
+        let mut stats = Stats::default();
+        for micros in [700_000, 750_000, 800_000] {
+            let turn = Turn {
+                resolution: None,
+                wild: false,
+                fall_speed: 8,
+                jewels: 0,
+                lost: false,
+                displayed_level: 0,
+                emptied: false,
+            };
+            stats.record_turn(&turn, Some(Duration::from_micros(micros)));
+        }
+        let median = stats.median_decision_micros();
+        assert!((747_000..=750_000).contains(&median), "{median}");
+    }
 
     #[test]
     fn records_and_merges() {

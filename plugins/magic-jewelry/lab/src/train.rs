@@ -14,7 +14,7 @@ use super::{build_strategy, mix_seed, progress_bar, with_threads};
 use crate::args::Workers;
 use crate::outputs::TrainingFiles;
 use anyhow::{bail, Context};
-use magic_jewelry::engine::eval::weights::{Weights, WEIGHT_COUNT, WEIGHT_NAMES};
+use magic_jewelry::engine::eval::weights::{Weights, MAX_WEIGHT, WEIGHT_COUNT, WEIGHT_NAMES};
 use magic_jewelry::engine::{AnyEvaluator, Objective, StrategySpec};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -39,18 +39,18 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Method::Hill)]
     pub method: Method,
     /// Outer iterations (a new sequence each).
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::args::MAX_ITERATIONS)))]
     pub iterations: u32,
     /// Shortest and longest sequence.
-    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=crate::args::MAX_COLUMNS))]
     pub min_columns: u64,
-    #[arg(long, default_value_t = 40_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 40_000, value_parser = clap::value_parser!(u64).range(1..=crate::args::MAX_COLUMNS))]
     pub max_columns: u64,
     /// Variants rated per round (hill) or samples per iteration (cem).
     #[arg(long, default_value_t = 8, value_parser = crate::args::population)]
     pub population: usize,
     /// Largest relative change of a weight per step (hill).
-    #[arg(long, default_value_t = 0.05, value_parser = crate::args::positive)]
+    #[arg(long, default_value_t = 0.05, value_parser = crate::args::step)]
     pub step: f64,
     #[command(flatten)]
     pub files: TrainingFiles,
@@ -81,7 +81,7 @@ fn variant(w: &Weights, step: f64, rng: &mut ChaCha8Rng) -> Weights {
     let mut out = [0.0; WEIGHT_COUNT];
     for i in 0..WEIGHT_COUNT {
         let base = v[i].abs().max(0.1 * scale);
-        out[i] = (v[i] + rng.random_range(-step..=step) * base).max(0.0);
+        out[i] = (v[i] + rng.random_range(-step..=step) * base).clamp(0.0, MAX_WEIGHT);
     }
     Weights::from_vector(out)
 }
@@ -97,8 +97,12 @@ fn describe(w: &Weights) -> String {
 
 /// Trains and returns the best weights found (also written to `args.files.out`).
 pub fn train(args: &Args) -> anyhow::Result<Weights> {
-    if !(args.step.is_finite() && args.step > 0.0) {
-        bail!("--step must be a positive number, not {}", args.step);
+    if !(args.step.is_finite() && args.step > 0.0 && args.step <= crate::args::MAX_STEP) {
+        bail!(
+            "--step must be above 0 and at most {}, not {}",
+            crate::args::MAX_STEP,
+            args.step
+        );
     }
     if args.iterations == 0 || args.min_columns == 0 || args.max_columns == 0 {
         bail!("--iterations, --min-columns and --max-columns must be at least 1");
@@ -208,7 +212,7 @@ fn cem(run: &mut Run, start: Weights) -> anyhow::Result<Weights> {
         while samples.len() < population {
             let mut v = [0.0; WEIGHT_COUNT];
             for i in 0..WEIGHT_COUNT {
-                v[i] = (mean[i] + sd[i] * gaussian(rng)).max(0.0);
+                v[i] = (mean[i] + sd[i] * gaussian(rng)).clamp(0.0, MAX_WEIGHT);
             }
             samples.push(Weights::from_vector(v));
         }
@@ -327,6 +331,15 @@ mod tests {
         }
         let moved = (0..20).any(|_| variant(&w, 0.05, &mut rng).danger > 0.0);
         assert!(moved);
+        // However far the steps push, the weights stay ones a weights file may hold.
+        let mut far = w;
+        for _ in 0..200 {
+            far = variant(&far, crate::args::MAX_STEP, &mut rng);
+        }
+        assert!(far
+            .to_vector()
+            .iter()
+            .all(|v| (0.0..=MAX_WEIGHT).contains(v)));
     }
 
     #[test]
@@ -335,7 +348,7 @@ mod tests {
         let mut a = args(Method::Hill, out.clone());
         a.files.from = Some(PathBuf::from("/nonexistent/w.json"));
         assert!(train(&a).is_err());
-        for step in [f64::NAN, 0.0, -0.1, f64::INFINITY] {
+        for step in [f64::NAN, 0.0, -0.1, f64::INFINITY, 10.5, 9e307] {
             let a = Args {
                 step,
                 ..args(Method::Hill, out.clone())

@@ -139,6 +139,9 @@ pub struct History {
     /// Match steps seen since the last column spawned.
     #[serde(default)]
     steps_since_spawn: u8,
+    /// Times each counter (score, jewels, level) wrapped past its 8 digits in this game.
+    #[serde(default)]
+    wraps: [u32; 3],
     #[serde(default)]
     chains: Chains,
 }
@@ -159,6 +162,7 @@ impl History {
             }
             if events.game_started {
                 self.score_at_spawn = None;
+                self.wraps = [0; 3];
             }
         }
         if let Some(last) = self.last.filter(|_| !events.game_started) {
@@ -170,6 +174,11 @@ impl History {
             {
                 if display.rolled_at.is_none() && carried(before, now, digits) {
                     display.rolled_at = Some(frame);
+                }
+            }
+            for ((wraps, &before), &now) in self.wraps.iter_mut().zip(&last).zip(&values) {
+                if now < before && counter_gain(before, now, MOST_GAIN) > 0 {
+                    *wraps += 1;
                 }
             }
         }
@@ -210,6 +219,14 @@ impl History {
         self.last = None;
         self.score_at_spawn = None;
         self.steps_since_spawn = 0;
+    }
+
+    /// The counters (score, jewels, level) as they last were, their 8-digit wraps in this game
+    /// counted: what the game would show with room for every digit.
+    pub fn counted(&self) -> [i64; 3] {
+        let modulus = 10i64.pow(u32::from(crate::memory_map::COUNTER_DIGITS));
+        let last = self.last.unwrap_or_default();
+        [0, 1, 2].map(|i| i64::from(last[i]) + i64::from(self.wraps[i]) * modulus)
     }
 
     pub fn columns(&self) -> &[ColumnRecord] {

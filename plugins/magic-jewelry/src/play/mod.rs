@@ -36,6 +36,7 @@ use foresight::{Lookahead, SeenColumns};
 use hand::{Hand, MAX_REPLANS};
 use injector::{Seen, Step};
 use jewelbot_plugin::Buttons;
+use parameters::{RECOVERY_HOLD_FRAMES, STUCK_FRAMES};
 use plan::Plan;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -306,6 +307,29 @@ impl Player {
         if view.phase != Phase::Falling {
             self.hand.plan = None;
         }
+        self.pressed = buttons;
+        buttons
+    }
+
+    /// The buttons for a frame whose RAM no state of the game explains, the `stuck`-th such
+    /// frame in a row: nothing at first (a torn frame or a poke passes), then, after
+    /// [`STUCK_FRAMES`], the game-over screen's way out (Start held, or the continue's
+    /// buttons), held and released in turn: only that screen can be stuck for long, and it
+    /// takes nothing else.
+    pub fn recover(&mut self, stuck: u64) -> Buttons {
+        self.forget();
+        let Some(since) = stuck.checked_sub(STUCK_FRAMES) else {
+            return Buttons::NONE;
+        };
+        let turn = since % (2 * RECOVERY_HOLD_FRAMES);
+        if turn == 0 {
+            self.stats.recoveries += 1;
+        }
+        let buttons = if turn < RECOVERY_HOLD_FRAMES {
+            self.after_game_over.buttons()
+        } else {
+            Buttons::NONE
+        };
         self.pressed = buttons;
         buttons
     }

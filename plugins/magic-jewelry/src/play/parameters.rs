@@ -11,3 +11,11 @@ pub const MAX_REPLANS: u32 = 8;
 /// reached: the work budget alone takes some 4-8 ms on a desktop core, and a decision made
 /// ahead has the whole fall of the column before to finish.
 pub const FORESIGHT_TIME: Duration = Duration::from_millis(12);
+
+/// Frames of RAM that no state of the game explains after which the player presses its way
+/// out: a torn frame or a poke passes in a frame or two, while a game-over screen whose fill
+/// was overwritten (by a poke, say) would wait for Start for ever. Three seconds of play.
+pub const STUCK_FRAMES: u64 = 180;
+/// The way out is held this many frames (the game-over screen takes Start held, not tapped),
+/// then released for as many, in turn until RAM makes sense again.
+pub const RECOVERY_HOLD_FRAMES: u64 = 30;

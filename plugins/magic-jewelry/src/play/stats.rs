@@ -131,4 +131,8 @@ pub struct PlayerStats {
     pub blocked: Duration,
     /// Search threads started again after one died.
     pub worker_restarts: u64,
+    /// Times the player pressed the game-over screen's way out because RAM had held no state
+    /// of the game for long ([`crate::play::parameters::STUCK_FRAMES`]).
+    #[serde(default)]
+    pub recoveries: u64,
 }

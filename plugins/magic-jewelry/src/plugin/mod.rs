@@ -43,6 +43,8 @@ pub struct MagicJewelryPlugin {
     history: History,
     /// Where the attached game draws its playfield.
     geometry: Geometry,
+    /// Frames in a row whose RAM no state of the game explained.
+    stuck: u64,
     /// The attached game's event routines, for recorders.
     routines: Vec<(String, u16)>,
 }
@@ -58,6 +60,7 @@ impl Default for MagicJewelryPlugin {
             tracker: Tracker::default(),
             history: History::default(),
             geometry: Geometry::default(),
+            stuck: 0,
             routines: Vec::new(),
         }
     }
@@ -116,18 +119,31 @@ impl Plugin for MagicJewelryPlugin {
         let view = match GameView::decode(ctx.ram()) {
             Ok(view) => view,
             Err(inconsistent) => {
-                // Garbage in RAM: trust nothing, press nothing, say why.
+                // Garbage in RAM: trust nothing, say why; stuck in it, press the way out.
                 self.tracker.note_inconsistent();
-                if let Some(player) = &mut self.player {
-                    player.forget();
-                }
-                ctx.set_buttons(Buttons::NONE);
+                self.stuck += 1;
+                let (stuck, in_control) = (self.stuck, self.in_control);
+                let buttons = match self.player_mut() {
+                    player if in_control => player.recover(stuck),
+                    player => {
+                        player.forget();
+                        Buttons::NONE
+                    }
+                };
+                ctx.set_buttons(buttons);
                 let status = ctx.status();
                 status.lines = vec![inconsistent.to_string()];
+                if !buttons.is_empty() {
+                    status.lines.push(format!(
+                        "no state of the game for {stuck} frames: holding {buttons}, the \
+                         game-over screen's way out"
+                    ));
+                }
                 status.marks.clear();
                 return;
             }
         };
+        self.stuck = 0;
         let events = self.tracker.observe(&view);
         let in_control = self.in_control;
         let player = self.player_mut();
@@ -208,6 +224,9 @@ impl Plugin for MagicJewelryPlugin {
             "score" => counter(|v| v.score),
             "jewels" => counter(|v| v.jewels),
             "level" => counter(|v| v.level),
+            "score_total" => self.history.counted()[0],
+            "jewels_total" => self.history.counted()[1],
+            "level_total" => self.history.counted()[2],
             "rollover_progress" => self.history.rollover_progress(),
             _ => {
                 return self.stats().into_iter().find_map(|s| match s.value {
@@ -227,9 +246,22 @@ impl Plugin for MagicJewelryPlugin {
                 ALL_ROLLED_OVER,
             ),
             StopCondition::reached("game-over", "a game over", "game_overs", 1),
-            StopCondition::counter("jewels", "the jewels counter", "jewels"),
-            StopCondition::counter("score", "the score", "score"),
-            StopCondition::counter("level", "the displayed level", "level"),
+            // Counted past the 8-digit counters' wraps, so that any threshold can be reached.
+            StopCondition::counter(
+                "jewels",
+                "the jewels counter, its wraps past 8 digits counted",
+                "jewels_total",
+            ),
+            StopCondition::counter(
+                "score",
+                "the score, its wraps past 8 digits counted",
+                "score_total",
+            ),
+            StopCondition::counter(
+                "level",
+                "the displayed level, its wraps past 8 digits counted",
+                "level_total",
+            ),
             StopCondition::counter("columns", "columns placed", "columns_placed"),
         ]
     }

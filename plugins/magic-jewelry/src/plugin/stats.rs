@@ -21,6 +21,9 @@ pub(super) fn all(plugin: &MagicJewelryPlugin) -> Vec<Stat> {
             StatValue::Int(i64::try_from(value).unwrap_or(i64::MAX)),
         )
     };
+    let totals = plugin.history.counted();
+    let counted =
+        |key: &str, label: &str, index: usize| Stat::new(key, label, StatValue::Int(totals[index]));
     let last = plugin.tracker.previous();
     let counter = |f: fn(&GameView) -> u32| u64::from(last.map_or(0, f));
     let mut all = vec![
@@ -62,6 +65,21 @@ pub(super) fn all(plugin: &MagicJewelryPlugin) -> Vec<Stat> {
         int("score", "score (8 digits)", counter(|v| v.score)),
         int("jewels", "jewels (8-digit counter)", counter(|v| v.jewels)),
         int("level", "level (8 digits)", counter(|v| v.level)),
+        counted(
+            "score_total",
+            "score, the 8-digit counter's wraps counted",
+            0,
+        ),
+        counted(
+            "jewels_total",
+            "jewels, the 8-digit counter's wraps counted",
+            1,
+        ),
+        counted(
+            "level_total",
+            "level, the 8-digit counter's wraps counted",
+            2,
+        ),
         int("decisions", "decisions", work.decisions),
         int(
             "decision_median_us",
@@ -92,6 +110,11 @@ pub(super) fn all(plugin: &MagicJewelryPlugin) -> Vec<Stat> {
             "search_restarts",
             "search threads started again",
             work.worker_restarts,
+        ),
+        int(
+            "recoveries",
+            "times the player pressed its way out of RAM no state of the game explained",
+            work.recoveries,
         ),
         int(
             "displays_rolled_over",

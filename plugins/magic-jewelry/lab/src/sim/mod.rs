@@ -30,7 +30,7 @@ pub struct Args {
     #[arg(long, default_value = PLAYER, value_parser = crate::args::ai)]
     pub ai: String,
     /// Columns to play.
-    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=crate::args::MAX_COLUMNS))]
     pub columns: u64,
     /// What the AI plays for: `survive` (fewest jewels on the board) or `score` (points under
     /// the real game's scoring, staying safe; its own search, valuing boards for safety with the

@@ -51,7 +51,7 @@ pub struct Report {
 pub fn summary(report: &Report) -> String {
     let s = &report.stats;
     let mut out = format!(
-        "{} ({} with {}, playing to {}) over {} columns under the {} rules (seed {}, tap every {} frames)\n",
+        "{} ({} with {}, playing to {}) over {} columns under the {} rules (seed {}, {})\n",
         report.ai,
         report.strategy,
         report.evaluation,
@@ -59,7 +59,10 @@ pub fn summary(report: &Report) -> String {
         s.columns,
         report.rules,
         report.seed,
-        report.tap_interval
+        match report.tap_interval {
+            1 => "fast: a press a frame, then the soft drop".to_owned(),
+            n => format!("normal: a press every {n} frames"),
+        }
     );
     if let Some(f) = &report.foresight {
         out += &format!(
