@@ -148,7 +148,12 @@ spawn:
     sta rpt_right
     lda fall_speed
     sta fall_period
-    jmp draw_column
+    lda spawn_tick          ; a test's race_spawn 3: the timer is a tick on already
+    beq :+
+    lda #0
+    sta spawn_tick
+    inc fall_timer
+:   jmp draw_column
 
 ; ---- the falling column. One new press counts: rotate, then Right, then Left, each
 ; discarding the others; Down arms the soft drop. Held Left/Right repeat when their
@@ -374,7 +379,7 @@ lock:
 :   lda #ST_POST
     sta state
     ; A test's race_spawn: the real game's next column came on the lock frame (1) or the next
-    ; (2) this time.
+    ; (2), or the next with its fall timer already a tick on (3), this time.
     lda race_spawn
     beq @rule
     ldx #0
@@ -382,18 +387,38 @@ lock:
     cmp #1
     bne :+
     jmp st_post
+:   cmp #3
+    bne :+
+    lda #1
+    sta spawn_tick
 :   rts
 @rule:
-    ; The next column comes on the next frame, or at once when the spawn column stands
-    ; 7 high (a jewel in row 6) and the column fell at the first level's speed (no soft
-    ; drop): the real game's lock is that much quicker then.
+    ; The next column comes on the next frame, or at once where the real game's lock frame
+    ; has room for it (docs/magic-jewelry.md, "Races"): when the board holds
+    ; SAME_FRAME_JEWELS jewels or more, or at the first level's speed when the spawn column
+    ; stands 7 high (a jewel in row 6).
+    ldx #ROW_M1             ; rows -1..12 (row -2 has just been emptied)
+    ldy #0
+@count:
+    lda playfield, x
+    beq @empty
+    iny
+@empty:
+    inx
+    cpx #ROW_BYTES * 15
+    bne @count
+    cpy #SAME_FRAME_JEWELS
+    bcc @first_speed
+    jmp st_post
+@first_speed:
     lda fall_period
     cmp #FIRST_SPEED
-    bne :+
+    bne @next
     lda playfield + ROW_BYTES * (6 + 2) + SPAWN_X + 1
-    beq :+
+    beq @next
     jmp st_post
-:   rts
+@next:
+    rts
 
 ; A match step begins: the jewel counter and $6E count its cells, which leave the board,
 ; and the clear timer starts at 17.

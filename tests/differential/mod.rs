@@ -13,6 +13,7 @@ use jewelbot::cartridge;
 use jewelbot::session::{Control, Session, SessionConfig};
 use jewelbot_plugin::{Buttons, Ram, Trace, TraceFrame, TraceHeader, RAM_SIZE};
 use magic_jewelry::dumps::TRACE_RANGES;
+use magic_jewelry::memory_map as map;
 use magic_jewelry::plugin::MagicJewelryPlugin;
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
@@ -73,7 +74,8 @@ pub const RACE_LATE: u16 = 0x07E2;
 /// - The Down-release race: Down let go on the frame the soft-drop timer expires (on the frame
 ///   before, a controllable column with the soft drop armed, 2 frames a row, the timer at 1,
 ///   Down held), and the column still dropped or locked.
-/// - The next column after a quiet lock: on the lock frame or the next.
+/// - The next column after a quiet lock: on the lock frame (1) or the next (2), or the next with
+///   its fall timer already a tick on (3: the spawn raced the NMI's tick).
 /// - A first match step that starts a frame late: its collapse 86 frames after the lock, not 85.
 pub fn races(real: &Trace) -> Vec<(u64, u16, u8)> {
     use magic_jewelry::game_view::{GameView, Phase};
@@ -81,7 +83,10 @@ pub fn races(real: &Trace) -> Vec<(u64, u16, u8)> {
     let mut races = Vec::new();
     let mut replay = real.replay();
     let mut before: Option<(Ram, Buttons)> = None;
+    // The fall timer at the end of each frame.
+    let mut timers = Vec::new();
     while let Some((frame, ram)) = replay.next() {
+        timers.push(ram[usize::from(map::FALL_TIMER)]);
         if let Some((prev, held)) = &before {
             let racing = GameView::decode(prev).is_ok_and(|v| v.phase == Phase::Falling)
                 && prev[0x65] != 0
@@ -107,7 +112,8 @@ pub fn races(real: &Trace) -> Vec<(u64, u16, u8)> {
         if spawned_at(lock) {
             races.push((lock, RACE_SPAWN, 1));
         } else if spawned_at(lock + 1) {
-            races.push((lock, RACE_SPAWN, 2));
+            let ticked = timers.get(lock as usize) == Some(&1);
+            races.push((lock, RACE_SPAWN, if ticked { 3 } else { 2 }));
         } else if at(lock + 86).is_some_and(|f| f.has("match-check"))
             && !at(lock + 85).is_some_and(|f| f.has("match-check"))
         {
@@ -118,9 +124,52 @@ pub fn races(real: &Trace) -> Vec<(u64, u16, u8)> {
     races
 }
 
-/// Gives `session` the real game's side of every race in `real` ([`races`]).
+/// The side the cartridge takes by itself of the next column's race after a quiet lock, from
+/// RAM on the frame before the lock (the locking column drawn): the lock frame (1) on a board
+/// of 21 jewels or more in rows -1..12, or at the first level's speed when column 3 holds a
+/// jewel in row 6; otherwise the next frame (2). The cartridge's rule (`cartridge/src/game.s`),
+/// predicting the real game's side (`docs/magic-jewelry.md`, "Races").
+pub fn predicted_spawn_side(before_lock: &Ram) -> u8 {
+    let cell = |row: i8, column: u8| before_lock[usize::from(map::cell_address(row, column))];
+    let jewels = (-1..=12)
+        .flat_map(|row| (0..6).map(move |column| (row, column)))
+        .filter(|&(row, column)| cell(row, column) != 0)
+        .count();
+    let first_speed = before_lock[usize::from(map::SPEED_IN_FORCE)] == 63;
+    if jewels >= 21 || (first_speed && cell(6, 3) != 0) {
+        1
+    } else {
+        2
+    }
+}
+
+/// The races of `real` the cartridge does not take the real game's side of by itself: every
+/// Down-release race and late first step, and the quiet locks whose next column came on
+/// another frame than [`predicted_spawn_side`] says.
+pub fn unpredicted_races(real: &Trace) -> Vec<(u64, u16, u8)> {
+    let mut before_lock = HashMap::new();
+    let mut replay = real.replay();
+    let mut previous: Option<Ram> = None;
+    while let Some((frame, ram)) = replay.next() {
+        if frame.has("lock") {
+            if let Some(prev) = &previous {
+                before_lock.insert(frame.number, predicted_spawn_side(prev));
+            }
+        }
+        previous = Some(*ram);
+    }
+    races(real)
+        .into_iter()
+        .filter(|&(frame, hook, value)| {
+            hook != RACE_SPAWN || before_lock.get(&frame) != Some(&value)
+        })
+        .collect()
+}
+
+/// Gives `session` the real game's side of every race in `real` the cartridge does not take
+/// by itself ([`unpredicted_races`]).
 pub fn schedule_races(session: &mut Session, real: &Trace) {
-    for (frame, hook, value) in races(real) {
+    for (frame, hook, value) in unpredicted_races(real) {
         session.schedule_poke(frame, hook, value);
     }
 }

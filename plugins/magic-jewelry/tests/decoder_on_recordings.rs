@@ -223,11 +223,18 @@ fn the_input_rules_predict_the_real_column_frame_by_frame() {
     use magic_jewelry::engine::{Board, Column, FallState};
     let mut predicted = 0;
     let mut locks = 0;
+    // Frames of the lock-frame race, which no rule predicts.
+    let mut races = Vec::new();
     for (name, trace) in traces() {
         let name = name.as_str();
         let mut frames = trace.replay();
         let mut before: Option<(GameView, Buttons)> = None;
+        // Whether the frame before spawned a column, and the buttons held the frame before it.
+        let (mut spawned_before, mut held_earlier) = (false, Buttons::NONE);
         while let Some((frame, ram)) = frames.next() {
+            let (spawned_last, earlier) = (spawned_before, held_earlier);
+            spawned_before = frame.has("spawn");
+            held_earlier = before.as_ref().map_or(frame.buttons, |b| b.1);
             let Ok(view) = GameView::decode(ram) else {
                 before = None;
                 continue;
@@ -252,15 +259,34 @@ fn the_input_rules_predict_the_real_column_frame_by_frame() {
                     for (x, r) in rest.iter_mut().enumerate() {
                         *r = board.rest_row(x);
                     }
+                    // On its spawn frame a column is armed only by a Down newly pressed then:
+                    // where the spawn came in the lock's own frame, $65 may still hold the
+                    // locked column's (6 of 85 such spawns in the score game).
+                    let armed = if spawned_last {
+                        held.contains(Buttons::DOWN) && !earlier.contains(Buttons::DOWN)
+                    } else {
+                        last.soft_drop
+                    };
                     let mut state = FallState {
                         x: column.x,
                         y: column.y as i8,
                         arrangement: 0,
                         timer: last.fall_timer,
                         speed: last.fall_speed,
-                        armed: last.soft_drop,
+                        armed,
                         held,
                     };
+                    // A move pressed as the timer expires on a resting column races the lock
+                    // (docs: "Race on the lock frame"): either side may come.
+                    let new = Buttons::from_bits(frame.buttons.bits() & !held.bits());
+                    let moves = [Buttons::A, Buttons::B, Buttons::LEFT, Buttons::RIGHT]
+                        .iter()
+                        .any(|&b| new.contains(b));
+                    if moves && state.locks_next_frame(&rest, frame.buttons) {
+                        races.push(frame.number);
+                        before = (view.phase == Phase::Falling).then_some((view, frame.buttons));
+                        continue;
+                    }
                     let locked = state.step(&rest, frame.buttons);
                     let k = frame.number;
                     assert_eq!(locked, frame.has("lock"), "{name} frame {k}: lock");
@@ -297,6 +323,11 @@ fn the_input_rules_predict_the_real_column_frame_by_frame() {
         predicted > 35_000 && locks > 500,
         "{predicted} frames, {locks} locks"
     );
+    // Two frames of the score game raced the lock: Left as the soft drop's timer expired on a
+    // resting column at 977, which acted (the column slid off and fell), and Right in the same
+    // way over a full spawn column at 18931, which was lost: the column locked at the spawn
+    // point, and the game was over.
+    assert_eq!(races, [977, 18931], "frames of the lock-frame race");
 }
 
 /// The continue's logo is a state of its own: from the frame Select, Start and Right are held

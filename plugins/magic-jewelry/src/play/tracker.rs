@@ -114,15 +114,19 @@ impl Tracker {
 }
 
 /// A new column at the spawn point: at (3, 0) with its fall timer at 0, drawn or half drawn, on
-/// a frame whose previous frame did not show it so already.
+/// a frame whose previous frame did not show it so already; or, where the spawn raced the NMI's
+/// timer tick (once in the recordings), at (3, 0) with its timer at 1 on the frame after a
+/// column stood lower (row 0 holds only a column that has just spawned).
 fn is_spawn(before: &GameView, now: &GameView) -> bool {
-    let fresh = |v: &GameView| {
+    let at_spawn = |v: &GameView| {
         matches!(v.phase, Phase::Falling | Phase::Spawning)
             && (v.column_x, v.column_y) == (SPAWN_X, 0)
-            && v.fall_timer == 0
     };
-    fresh(now)
-        && !(fresh(before) && before.current == now.current && before.phase == Phase::Falling)
+    let fresh = |v: &GameView| at_spawn(v) && v.fall_timer == 0;
+    let ticked = at_spawn(now) && now.fall_timer == 1 && before.column_y != 0;
+    ticked
+        || (fresh(now)
+            && !(fresh(before) && before.current == now.current && before.phase == Phase::Falling))
 }
 
 /// The most jewels the game counts in one frame (a board's worth); more is RAM rewritten.

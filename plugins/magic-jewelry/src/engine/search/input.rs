@@ -276,9 +276,11 @@ impl Timeline {
             .map(|(state, frame, _)| (state, frame))
     }
 
-    /// [`Timeline::lock`], refusing a timeline that presses a move on the frame the column
-    /// locks: that press races the game's interrupt and is often lost, so the column would lock
-    /// as it was (the soft drop armed early can bring the lock onto a move's frame).
+    /// [`Timeline::lock`], refusing a timeline that presses a move on a frame whose timer
+    /// expiry would lock the resting column where it stands: that press races the game's
+    /// interrupt and is often lost, so the column would lock as it was (the soft drop armed
+    /// early can bring the lock onto a move's frame; a column that spawned resting over a full
+    /// spawn column lost the real game a game this way, its move off the stack lost).
     pub fn lock_without_race(
         &self,
         start: FallState,
@@ -291,7 +293,8 @@ impl Timeline {
         }
     }
 
-    /// Plays to the lock: the state, the frame, and whether a move was pressed on that frame.
+    /// Plays to the lock: the state, the frame, and whether a move was pressed on a frame whose
+    /// timer expiry would have locked the column where it rested.
     fn play(
         &self,
         start: FallState,
@@ -299,12 +302,13 @@ impl Timeline {
         limit: usize,
     ) -> Option<(FallState, usize, bool)> {
         let mut state = start;
+        let mut raced = false;
         (0..limit).find_map(|frame| {
             let buttons = self.buttons_at(frame);
             let new = Buttons::from_bits(buttons.bits() & !state.held.bits());
             let moved = Move::of_press(new, buttons).is_some();
-            let racing = moved && state.locks_next_frame(&rest, buttons);
-            state.step(&rest, buttons).then_some((state, frame, racing))
+            raced |= moved && state.locks_next_frame(&rest, buttons);
+            state.step(&rest, buttons).then_some((state, frame, raced))
         })
     }
 }
