@@ -73,6 +73,9 @@ pub struct Player {
     after_game_over: AfterGameOver,
     /// The buttons returned for the frame now running: the game's "held last frame".
     pressed: Buttons,
+    /// The buttons held the frame before ([`Player::pressed`]'s frame): a Down in `pressed`
+    /// but not here was newly pressed.
+    pressed_before: Buttons,
     /// The player's own counts (the search's and the injector's are added by
     /// [`Player::stats`]).
     stats: PlayerStats,
@@ -104,6 +107,7 @@ impl Player {
             mode,
             after_game_over: AfterGameOver::default(),
             pressed: Buttons::NONE,
+            pressed_before: Buttons::NONE,
             stats: PlayerStats::default(),
             fresh_explanation: None,
             off_plan_note: None,
@@ -295,6 +299,14 @@ impl Player {
             // the reset starts the next game. With Select and Right it continues instead.
             Phase::GameOver => self.after_game_over.buttons(),
             Phase::Setup if self.pressed.contains(Buttons::START) => Buttons::START,
+            Phase::Falling if events.spawned => {
+                // A column spawned in the lock's own frame may show the locked column's soft
+                // drop ($65) until the next frame: it is armed only by a Down newly pressed now.
+                let mut fresh = view.clone();
+                fresh.soft_drop = self.pressed.contains(Buttons::DOWN)
+                    && !self.pressed_before.contains(Buttons::DOWN);
+                self.steer(&fresh)
+            }
             Phase::Falling => self.steer(view),
             // Set-up, clears, wild columns and spawns: presses there are lost or do harm.
             Phase::Setup
@@ -307,6 +319,7 @@ impl Player {
         if view.phase != Phase::Falling {
             self.hand.plan = None;
         }
+        self.pressed_before = self.pressed;
         self.pressed = buttons;
         buttons
     }
@@ -330,6 +343,7 @@ impl Player {
         } else {
             Buttons::NONE
         };
+        self.pressed_before = self.pressed;
         self.pressed = buttons;
         buttons
     }
