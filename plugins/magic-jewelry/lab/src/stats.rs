@@ -105,7 +105,8 @@ pub struct Stats {
     pub speed_columns: Vec<u64>,
     /// Time spent deciding, in nanoseconds.
     pub decision_nanos: u64,
-    /// Decisions by time (bins of [`time_bin`]; empty until one is timed).
+    /// Decisions by time (one bin a microsecond below 512, then 256 bins a doubling; empty
+    /// until one is timed).
     #[serde(skip)]
     pub decision_micros: Vec<u64>,
 }
