@@ -44,6 +44,9 @@ pub enum Command {
     /// Print the behaviour signature: the default player on a fixed seed, boards scored and
     /// mean jewels.
     Bench(magic_jewelry_lab::bench::Args),
+    /// Prove that a deterministic AI plays the real game for ever: play from a start until a
+    /// state repeats at a spawn (then it repeats for ever) or the game ends.
+    Horizon(magic_jewelry_lab::horizon::Args),
 }
 
 /// Which ROM, and whether the plug-ins hold the controller. The plug-ins' own settings are

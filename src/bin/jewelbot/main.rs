@@ -128,6 +128,7 @@ fn run(cli: Cli, plugins: &Plugins, out: &mut dyn Write) -> anyhow::Result<ExitC
         Some(Command::Train(args)) => lab_done(magic_jewelry_lab::train::run(&args, out)),
         Some(Command::Learn(args)) => lab_done(magic_jewelry_lab::learn::run(&args, out)),
         Some(Command::Bench(args)) => lab_done(magic_jewelry_lab::bench::run_bench(&args, out)),
+        Some(Command::Horizon(args)) => lab_done(magic_jewelry_lab::horizon::run(&args, out)),
         Some(Command::Conform(args)) => conform::conform(args.rom.as_deref(), out),
     }
 }

@@ -10,6 +10,7 @@ pub mod args;
 pub mod bench;
 pub mod compare;
 pub mod conform;
+pub mod horizon;
 pub mod learn;
 pub mod outputs;
 pub mod runner;

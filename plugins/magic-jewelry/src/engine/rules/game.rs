@@ -3,7 +3,7 @@
 //! all play through [`Game::play`], so a rule lands in one place.
 
 use super::board::{Board, Column};
-use super::generator::ColumnGenerator;
+use super::generator::{ColumnGenerator, GameGenerator};
 use super::rule_set::RuleSet;
 use super::scoring::{Counters, Resolution};
 
@@ -60,6 +60,31 @@ impl Game {
             current,
             next,
             counters: Counters::default(),
+        }
+    }
+
+    /// The real game as it starts with its generator at `state` (after an all-zero power-on,
+    /// [`GameGenerator::POWER_ON_STATE`]): its first two columns are made from it.
+    pub fn from_generator_state(state: u16) -> Self {
+        let mut generator = ColumnGenerator::Game(GameGenerator::new(state));
+        let current = generator.next_column();
+        let next = generator.next_column();
+        Self {
+            rules: RuleSet::Real,
+            board: Board::empty(),
+            generator,
+            current,
+            next,
+            counters: Counters::default(),
+        }
+    }
+
+    /// Where the real game's generator is in its cycle of 2,048 jewels (`None` under the
+    /// reference rules' independent colours).
+    pub fn generator_cycle_position(&self) -> Option<u16> {
+        match &self.generator {
+            ColumnGenerator::Game(generator) => Some(generator.cycle_position()),
+            ColumnGenerator::Uniform(_) => None,
         }
     }
 
@@ -145,6 +170,18 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// After an all-zero power-on the game deals (5,1,2), then (2,4,3) (docs: "Column
+    /// generation").
+    #[test]
+    fn the_power_on_state_deals_the_real_games_first_columns() {
+        let game = Game::from_generator_state(GameGenerator::POWER_ON_STATE);
+        assert_eq!(
+            (game.current(), game.next()),
+            (Column::new(5, 1, 2), Column::new(2, 4, 3))
+        );
+        assert!(game.generator_cycle_position().is_some_and(|p| p < 2048));
+    }
 
     #[test]
     fn a_lost_game_starts_a_new_one() {

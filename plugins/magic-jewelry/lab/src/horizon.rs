@@ -1,0 +1,523 @@
+//! `horizon`: how far the AI really goes on the real game.
+//!
+//! Under the real rules a deterministic player (a work budget, no time budget) makes the game a
+//! finite-state machine: what happens from a spawn on depends only on the settled board, the
+//! column falling and the one shown, the generator's place in its cycle of 2,048 jewels (the
+//! colours depend on its state mod 2048 only), the cells removed since the last wild column
+//! ($6E: when the next one comes), the internal level ($6D, mod 256: the speed, which decides
+//! what a column can reach) and the combo counter ($A0: the points of a lock, which the score
+//! objective weighs). The score, the jewel counter and the displayed level only grow; no rule
+//! and no strategy reads them. So from any start the game either ends or comes back to a state
+//! it has been in, and then repeats for ever: **a state seen twice at a spawn proves that the
+//! game goes on for ever**. This command plays from a start until one of the two happens, and
+//! checks a cycle it finds by playing one more period and comparing every state.
+
+use crate::args::Workers;
+use crate::runner::{foresee, objective_parser, SearchArgs};
+use crate::{build_strategy, parse_ai, progress_bar, with_threads, PLAYER};
+use magic_jewelry::engine::search::parameters::LOCKSTEP_WORK;
+use magic_jewelry::engine::{
+    Board, Budget, Column, FallState, Game, InputModel, Objective, Question, RuleSet, Strategy,
+};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hash};
+use std::io::Write;
+use std::time::Instant;
+
+/// The generator's state after an all-zero power-on: the game the real cartridge deals when it
+/// is switched on.
+pub const POWER_ON_STATE: u16 = 0xADAD;
+
+/// Places in the generator's cycle: every game the real cartridge can deal starts at one.
+pub const CYCLE: u16 = 2048;
+
+/// The most columns one start may play by default before it is called undecided: some 14
+/// times the shortest period the counters allow (143,360 columns), and about 100 MB of states.
+pub const DEFAULT_MAX_COLUMNS: u64 = 2_000_000;
+
+/// Options of `horizon`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// The AI: `player` (its strategy with the learned value), `reference`, a strategy name,
+    /// or NAME@FILE.
+    #[arg(long, default_value = PLAYER, value_parser = crate::args::ai)]
+    pub ai: String,
+    /// What the AI plays for.
+    #[arg(long, default_value = "survive", value_parser = objective_parser())]
+    pub objective: Objective,
+    /// The search's work budget and foresight (`--work` defaults to the player's 3,000 boards
+    /// a decision here: the proof needs a player that decides the same way every time).
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// The generator's state the game starts from (its first two columns are made from it;
+    /// decimal or 0x hex; default: the all-zero power-on's, 0xADAD).
+    #[arg(long, value_name = "S", value_parser = generator_state, conflicts_with_all = ["starts", "every_start"])]
+    pub generator_state: Option<u16>,
+    /// Play N starts drawn at random from the generator's cycle (by --seed).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=u64::from(CYCLE)), conflicts_with = "every_start")]
+    pub starts: Option<u64>,
+    /// Seed of the random starts.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Play every place of the generator's cycle: every game the real cartridge can deal.
+    #[arg(long)]
+    pub every_start: bool,
+    /// The most columns a start may play before it is called undecided.
+    #[arg(long, default_value_t = DEFAULT_MAX_COLUMNS, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub max_columns: u64,
+    #[command(flatten)]
+    pub workers: Workers,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--generator-state`: decimal or `0x` hex, 0 to 65535.
+fn generator_state(text: &str) -> Result<u16, String> {
+    let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u16::from_str_radix(hex, 16).ok(),
+        None => text.parse::<u16>().ok(),
+    };
+    parsed.ok_or_else(|| {
+        format!("`{text}` is not a generator state from 0 to 65535 (or 0x0 to 0xFFFF)")
+    })
+}
+
+/// Everything the game's future depends on, at a spawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct SpawnState {
+    #[serde(skip)]
+    pub board: Board,
+    pub current: Column,
+    pub next: Column,
+    /// The generator's place in its cycle (its state mod 2048).
+    pub cycle_position: u16,
+    /// Cells removed since the last wild column ($6E).
+    pub since_wild: u32,
+    /// The internal level ($6D).
+    pub level: u8,
+    /// The combo counter ($A0).
+    pub combo: u8,
+}
+
+impl SpawnState {
+    pub fn of(game: &Game) -> Self {
+        let counters = game.counters();
+        Self {
+            board: *game.board(),
+            current: game.current(),
+            next: game.next(),
+            cycle_position: game.generator_cycle_position().unwrap_or(0),
+            since_wild: counters.since_wild,
+            level: counters.level,
+            combo: counters.combo,
+        }
+    }
+}
+
+/// How a start ended.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "outcome")]
+pub enum Outcome {
+    /// The state at column `cycle_start` came back at `cycle_start + period`, and one more
+    /// period repeated it state for state: the game goes on for ever.
+    Perpetual {
+        cycle_start: u64,
+        period: u64,
+        /// The most jewels on the board after any lock, from the start on.
+        most_jewels: u32,
+        /// The most jewels within the cycle.
+        most_jewels_in_cycle: u32,
+        /// Points and cells removed over one period.
+        points_per_period: u64,
+        jewels_per_period: u64,
+        /// The cycle's first state.
+        first_state: SpawnState,
+        #[serde(skip)]
+        first_board: String,
+    },
+    /// The game ended at this column (the lock that lost it).
+    GameOver { column: u64, most_jewels: u32 },
+    /// Neither within the columns allowed.
+    Undecided { columns: u64, most_jewels: u32 },
+}
+
+/// One start's result.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StartResult {
+    pub generator_state: u16,
+    #[serde(flatten)]
+    pub outcome: Outcome,
+    pub seconds: f64,
+}
+
+/// What one column of a start did.
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    jewels: u32,
+    points: u64,
+    removed: u64,
+    lost: bool,
+}
+
+/// Where a player puts the column a question asks about: (x, arrangement), or `None` to give
+/// up.
+pub type Choose<'a> = dyn FnMut(&Question) -> Option<(u8, u8)> + 'a;
+
+/// A strategy's choices.
+pub fn choices_of(strategy: &mut dyn Strategy) -> impl FnMut(&Question) -> Option<(u8, u8)> + '_ {
+    |question| strategy.choose(question).map(|c| (c.x, c.arrangement))
+}
+
+/// Plays one column: the player's choice, and what the lock did.
+fn play_column(choose: &mut Choose<'_>, game: &mut Game, input: InputModel) -> Step {
+    let question = Question {
+        counters: *game.counters(),
+        generator: Some(game.generator().clone()),
+        ..Question::new(
+            *game.board(),
+            game.current(),
+            Some(game.next()),
+            FallState::spawn(game.fall_speed()),
+            input,
+        )
+    };
+    let turn = game.play(choose(&question));
+    Step {
+        jewels: turn.jewels,
+        points: turn.points(),
+        removed: turn.resolution.map_or(0, |r| u64::from(r.outcome.removed)),
+        lost: turn.lost,
+    }
+}
+
+/// Plays from `state` until the game ends, a state repeats (then checked over one more
+/// period), or `max_columns` have been played; `tick` is called every 4,096 columns.
+pub fn play_start(
+    choose: &mut Choose<'_>,
+    state: u16,
+    max_columns: u64,
+    mut tick: impl FnMut(u64),
+) -> Outcome {
+    let input = InputModel::FAST;
+    let mut game = Game::from_generator_state(state);
+    // Each state's column, by a 64-bit fingerprint (the full state is kept in `order`).
+    let hasher = std::collections::hash_map::RandomState::new();
+    let fingerprint = |s: &SpawnState| hasher.hash_one(s);
+    let mut first_seen: HashMap<u64, u64> = HashMap::new();
+    let mut order: Vec<SpawnState> = Vec::new();
+    let mut steps: Vec<Step> = Vec::new();
+    let mut most_jewels = 0;
+    for column in 0..max_columns {
+        let now = SpawnState::of(&game);
+        let key = fingerprint(&now);
+        if let Some(&first) = first_seen.get(&key) {
+            if order[first as usize] == now {
+                return checked_cycle(choose, game, input, first, column, &order, &steps);
+            }
+        }
+        first_seen.entry(key).or_insert(column);
+        order.push(now);
+        let step = play_column(choose, &mut game, input);
+        most_jewels = most_jewels.max(step.jewels);
+        steps.push(step);
+        if step.lost {
+            return Outcome::GameOver {
+                column,
+                most_jewels,
+            };
+        }
+        if column % 4096 == 4095 {
+            tick(column + 1);
+        }
+    }
+    Outcome::Undecided {
+        columns: max_columns,
+        most_jewels,
+    }
+}
+
+/// The state at `first` came back at `again`: plays one more period from `again`, and it is a
+/// cycle only if every state of it is the first period's.
+fn checked_cycle(
+    choose: &mut Choose<'_>,
+    mut game: Game,
+    input: InputModel,
+    first: u64,
+    again: u64,
+    order: &[SpawnState],
+    steps: &[Step],
+) -> Outcome {
+    let period = again - first;
+    let cycle = first as usize..again as usize;
+    for k in cycle.clone() {
+        if SpawnState::of(&game) != order[k] {
+            // Not a cycle after all (cannot happen for a deterministic player): undecided.
+            return Outcome::Undecided {
+                columns: again + (k - cycle.start) as u64,
+                most_jewels: steps.iter().map(|s| s.jewels).max().unwrap_or(0),
+            };
+        }
+        let step = play_column(choose, &mut game, input);
+        if step.lost || step.jewels != steps[k].jewels {
+            return Outcome::Undecided {
+                columns: again + (k - cycle.start) as u64,
+                most_jewels: steps.iter().map(|s| s.jewels).max().unwrap_or(0),
+            };
+        }
+    }
+    let in_cycle = &steps[cycle];
+    let first_state = order[first as usize];
+    Outcome::Perpetual {
+        cycle_start: first,
+        period,
+        most_jewels: steps.iter().map(|s| s.jewels).max().unwrap_or(0),
+        most_jewels_in_cycle: in_cycle.iter().map(|s| s.jewels).max().unwrap_or(0),
+        points_per_period: in_cycle.iter().map(|s| s.points).sum(),
+        jewels_per_period: in_cycle.iter().map(|s| s.removed).sum(),
+        first_state,
+        first_board: first_state.board.to_string(),
+    }
+}
+
+/// The report of a `horizon` run.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub ai: String,
+    pub objective: Objective,
+    pub work: u64,
+    pub foresight: bool,
+    pub results: Vec<StartResult>,
+    pub proven: usize,
+    pub lost: usize,
+    pub undecided: usize,
+    pub seconds: f64,
+}
+
+/// The starts `args` asks for.
+fn starts(args: &Args) -> Vec<u16> {
+    if args.every_start {
+        return (0..CYCLE).collect();
+    }
+    if let Some(n) = args.starts {
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
+        let mut all: Vec<u16> = (0..CYCLE).collect();
+        all.shuffle(&mut rng);
+        all.truncate(n as usize);
+        return all;
+    }
+    vec![args.generator_state.unwrap_or(POWER_ON_STATE)]
+}
+
+/// Plays every start `args` asks for, on the worker threads.
+pub fn horizon(args: &Args) -> anyhow::Result<Report> {
+    let ai = parse_ai(&args.ai, None, RuleSet::Real)?;
+    let work = args.search.work.unwrap_or(LOCKSTEP_WORK);
+    let foresight = args.search.config();
+    let starts = starts(args);
+    let bar = progress_bar(
+        starts.len() as u64 * args.max_columns,
+        !args.workers.quiet,
+        "horizon",
+    );
+    let began = Instant::now();
+    let results: Vec<StartResult> = with_threads(args.workers.threads, || {
+        starts
+            .par_iter()
+            .map(|&state| {
+                let mut strategy = foresee(
+                    build_strategy(ai.strategy, &ai.evaluation, RuleSet::Real, args.objective),
+                    foresight,
+                );
+                strategy.set_budget(Budget::work(Some(work)));
+                strategy.set_rules(RuleSet::Real);
+                let started = Instant::now();
+                let mut counted = 0;
+                let outcome = play_start(
+                    &mut choices_of(strategy.as_mut()),
+                    state,
+                    args.max_columns,
+                    |columns| {
+                        bar.inc(columns - counted);
+                        counted = columns;
+                    },
+                );
+                bar.inc(args.max_columns - counted);
+                StartResult {
+                    generator_state: state,
+                    outcome,
+                    seconds: started.elapsed().as_secs_f64(),
+                }
+            })
+            .collect()
+    })?;
+    bar.finish_and_clear();
+    let count = |f: fn(&Outcome) -> bool| results.iter().filter(|r| f(&r.outcome)).count();
+    Ok(Report {
+        ai: format!("{} ({:?} with {})", ai.label, ai.strategy, ai.source),
+        objective: args.objective,
+        work,
+        foresight: foresight.is_some(),
+        proven: count(|o| matches!(o, Outcome::Perpetual { .. })),
+        lost: count(|o| matches!(o, Outcome::GameOver { .. })),
+        undecided: count(|o| matches!(o, Outcome::Undecided { .. })),
+        results,
+        seconds: began.elapsed().as_secs_f64(),
+    })
+}
+
+/// One start's result in words.
+pub fn describe(result: &StartResult) -> String {
+    let start = format!("from generator state {:#06X}", result.generator_state);
+    match &result.outcome {
+        Outcome::Perpetual {
+            cycle_start,
+            period,
+            most_jewels,
+            most_jewels_in_cycle,
+            points_per_period,
+            jewels_per_period,
+            ..
+        } => format!(
+            "{start}: proven perpetual: the state at column {cycle_start} recurs at column {}; \
+             from column {cycle_start} the game repeats every {period} columns, no game over, \
+             at most {most_jewels} jewels ({most_jewels_in_cycle} within the cycle); a period \
+             scores {points_per_period} points and removes {jewels_per_period} cells ({:.1} s)",
+            cycle_start + period,
+            result.seconds
+        ),
+        Outcome::GameOver {
+            column,
+            most_jewels,
+        } => format!(
+            "{start}: game over at column {column} (at most {most_jewels} jewels before) ({:.1} s)",
+            result.seconds
+        ),
+        Outcome::Undecided {
+            columns,
+            most_jewels,
+        } => format!(
+            "{start}: undecided after {columns} columns: no game over and no state seen twice (at \
+             most {most_jewels} jewels) ({:.1} s)",
+            result.seconds
+        ),
+    }
+}
+
+/// `jewelbot horizon`.
+pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
+    let report = horizon(args)?;
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} playing to {}, {} boards a decision{}, real rules",
+        report.ai,
+        report.objective.name(),
+        report.work,
+        if report.foresight {
+            ", with foresight"
+        } else {
+            ""
+        }
+    )?;
+    for result in &report.results {
+        writeln!(out, "{}", describe(result))?;
+    }
+    if report.results.len() == 1 {
+        if let Some(Outcome::Perpetual { first_board, .. }) =
+            report.results.first().map(|r| &r.outcome)
+        {
+            writeln!(out, "the cycle's first board:\n{first_board}")?;
+        }
+    } else {
+        writeln!(
+            out,
+            "{} starts: {} proven perpetual, {} lost, {} undecided ({:.0} s)",
+            report.results.len(),
+            report.proven,
+            report.lost,
+            report.undecided,
+            report.seconds
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generator_states_are_read_in_decimal_and_hex() {
+        assert_eq!(generator_state("0xADAD"), Ok(0xADAD));
+        assert_eq!(generator_state("44461"), Ok(0xADAD));
+        for bad in ["65536", "-1", "0x10000", "x", ""] {
+            assert!(generator_state(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn every_start_is_a_place_of_the_cycle_and_random_starts_are_distinct() {
+        let args = |starts: Option<u64>, every: bool| Args {
+            ai: PLAYER.into(),
+            objective: Objective::Survive,
+            search: SearchArgs::default(),
+            generator_state: None,
+            starts,
+            seed: 3,
+            every_start: every,
+            max_columns: 10,
+            workers: Workers::default(),
+            json: false,
+        };
+        assert_eq!(starts(&args(None, true)).len(), usize::from(CYCLE));
+        let random = starts(&args(Some(100), false));
+        let mut unique = random.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), 100);
+        assert_eq!(starts(&args(None, false)), [POWER_ON_STATE]);
+    }
+
+    /// A player that stacks every column on the left loses at the sixth: the game over and its
+    /// column are reported, not a cycle.
+    #[test]
+    fn a_lost_game_is_reported_with_its_column() {
+        let mut left = |_: &Question| Some((0, 0));
+        let outcome = play_start(&mut left, POWER_ON_STATE, 100, |_| {});
+        assert!(
+            matches!(outcome, Outcome::GameOver { column: 5, .. }),
+            "{outcome:?}"
+        );
+    }
+
+    /// The smart strategy goes on for the 2,000 columns allowed: undecided, with how full it
+    /// kept the board.
+    #[test]
+    fn a_start_neither_lost_nor_repeated_is_undecided() {
+        let ai = parse_ai("smart", None, RuleSet::Real).expect("smart");
+        let mut strategy = build_strategy(
+            ai.strategy,
+            &ai.evaluation,
+            RuleSet::Real,
+            Objective::Survive,
+        );
+        let outcome = play_start(
+            &mut choices_of(strategy.as_mut()),
+            POWER_ON_STATE,
+            2_000,
+            |_| {},
+        );
+        assert!(
+            matches!(outcome, Outcome::Undecided { columns: 2_000, most_jewels } if most_jewels < 40),
+            "{outcome:?}"
+        );
+    }
+}
