@@ -427,6 +427,13 @@ impl GameView {
         })
     }
 
+    /// The internal level the game is at: $6D, or the one after it while a wild column's
+    /// level-up waits for the next NMI ($6C), as it does on the spawn frame of the column after
+    /// a wild column (that column falls at the new level's speed).
+    pub fn level_in_force(&self) -> u8 {
+        self.level_index.wrapping_add(u8::from(self.level_up))
+    }
+
     /// True when the column under control is the wild column.
     pub fn current_is_wild(&self) -> bool {
         self.current == [WILD; 3]

@@ -33,6 +33,9 @@ pub enum Command {
     RomInfo(RomInfoArgs),
     /// Check that a ROM behaves as the AI's model of the game assumes.
     Conform(ConformArgs),
+    /// Check that the player in the emulator plays the game the model plays from power-on
+    /// (the game `horizon` proves things about), spawn for spawn, and say where they part.
+    ModelCheck(ModelCheckArgs),
     /// Play columns without the emulator and report fill statistics.
     Sim(magic_jewelry_lab::sim::Args),
     /// Compare two strategies on the same column sequences.
@@ -264,6 +267,22 @@ pub struct ConformArgs {
     pub rom: Option<PathBuf>,
 }
 
+#[derive(Debug, Args)]
+pub struct ModelCheckArgs {
+    /// ROM to play (default: the built-in open cartridge).
+    #[arg(long, value_name = "PATH")]
+    pub rom: Option<PathBuf>,
+    /// Spawns to compare.
+    #[arg(long, value_name = "N", default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub columns: u64,
+    /// The most frames to run (default: 400 a column, far more than any column takes).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_RUN_FRAMES))]
+    pub frames: Option<u64>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Switch {
     On,
@@ -275,7 +294,7 @@ pub enum Switch {
 /// The longest run: a bound on a count a user types, far past any marathon (3.3 million frames).
 const MAX_RUN_FRAMES: u64 = 1_000_000_000;
 
-const WITH_PLUGINS: [&str; 3] = ["run", "ram", "record"];
+const WITH_PLUGINS: [&str; 4] = ["run", "ram", "record", "model-check"];
 
 /// The command line: the host's own arguments, and a `--NAME VALUE` flag for every option the
 /// plug-ins declare, on the commands that run them.

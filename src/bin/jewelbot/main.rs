@@ -13,6 +13,7 @@ use std::process::ExitCode;
 mod cli;
 mod conform;
 mod message;
+mod model_check;
 mod play;
 mod ram;
 mod record;
@@ -130,6 +131,7 @@ fn run(cli: Cli, plugins: &Plugins, out: &mut dyn Write) -> anyhow::Result<ExitC
         Some(Command::Bench(args)) => lab_done(magic_jewelry_lab::bench::run_bench(&args, out)),
         Some(Command::Horizon(args)) => lab_done(magic_jewelry_lab::horizon::run(&args, out)),
         Some(Command::Conform(args)) => conform::conform(args.rom.as_deref(), out),
+        Some(Command::ModelCheck(args)) => model_check::model_check(&args, plugins, out),
     }
 }
 

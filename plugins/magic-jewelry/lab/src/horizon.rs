@@ -153,13 +153,16 @@ pub struct StartResult {
     pub seconds: f64,
 }
 
-/// What one column of a start did.
+/// What one column did.
 #[derive(Debug, Clone, Copy)]
-struct Step {
-    jewels: u32,
-    points: u64,
-    removed: u64,
-    lost: bool,
+pub struct Step {
+    /// Jewels on the board after it.
+    pub jewels: u32,
+    pub points: u64,
+    /// Cells its lock removed.
+    pub removed: u64,
+    /// Its lock ended the game.
+    pub lost: bool,
 }
 
 /// Where a player puts the column a question asks about: (x, arrangement), or `None` to give
@@ -172,7 +175,7 @@ pub fn choices_of(strategy: &mut dyn Strategy) -> impl FnMut(&Question) -> Optio
 }
 
 /// Plays one column: the player's choice, and what the lock did.
-fn play_column(choose: &mut Choose<'_>, game: &mut Game, input: InputModel) -> Step {
+pub fn play_column(choose: &mut Choose<'_>, game: &mut Game, input: InputModel) -> Step {
     let question = Question {
         counters: *game.counters(),
         generator: Some(game.generator().clone()),

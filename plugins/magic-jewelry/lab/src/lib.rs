@@ -12,6 +12,7 @@ pub mod compare;
 pub mod conform;
 pub mod horizon;
 pub mod learn;
+pub mod model_check;
 pub mod outputs;
 pub mod runner;
 pub mod sim;

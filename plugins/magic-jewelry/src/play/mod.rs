@@ -417,7 +417,7 @@ impl Player {
         Counters {
             since_wild: u32::from(view.removed),
             combo: view.combo.min(MAX_COMBO),
-            level: view.level_index,
+            level: view.level_in_force(),
             ..Counters::default()
         }
     }
@@ -487,7 +487,7 @@ impl Player {
         // is requested then and applied a frame later, so the column after a wild one starts
         // at the old speed as RAM shows it, and the one after that at the new.
         let speed = if view.level_up {
-            RuleSet::Real.fall_speed(view.level_index.wrapping_add(1))
+            RuleSet::Real.fall_speed(view.level_in_force())
         } else {
             view.fall_speed
         };

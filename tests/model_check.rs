@@ -1,0 +1,105 @@
+//! The emulator plays the game the model plays: the player in the emulator from power-on and
+//! the engine from the power-on's generator state make the same placements, spawn for spawn
+//! (`jewelbot model-check`, `docs/horizon.md`), and a difference is found where it appears.
+
+mod common;
+
+use common::jewelbot;
+use jewelbot::cartridge;
+use jewelbot::session::{Control, Session, SessionConfig};
+use jewelbot_plugin::Plugin;
+use magic_jewelry::plugin::{MagicJewelryPlugin, Settings};
+use magic_jewelry_lab::model_check::ModelCheck;
+use serde_json::Value;
+
+/// `model-check` with the player of the proofs (fast mode, 3,000 boards a decision) over
+/// `columns` spawns, its report as JSON.
+fn model_check(columns: u64) -> Value {
+    let columns = columns.to_string();
+    let args = [
+        "model-check",
+        "--mode",
+        "fast",
+        "--work",
+        "3000",
+        "--columns",
+        &columns,
+        "--json",
+    ];
+    let (code, stdout, stderr) = jewelbot(&args);
+    let report: Value = serde_json::from_str(&stdout).expect("a JSON report");
+    assert_eq!(code, 0, "{report} {stderr}");
+    report
+}
+
+/// Past the first wild column (column 28) and its level-up, which RAM shows a frame late.
+#[test]
+fn the_emulator_plays_the_models_game_for_60_columns() {
+    let report = model_check(60);
+    assert_eq!(report["agreed"], true, "{report}");
+    assert_eq!(report["columns_compared"], 60, "{report}");
+    assert!(report["parting"].is_null(), "{report}");
+}
+
+#[test]
+#[ignore = "long tier: cargo test --workspace -- --ignored"]
+fn the_emulator_plays_the_models_game_for_2000_columns() {
+    let report = model_check(2_000);
+    assert_eq!(report["agreed"], true, "{report}");
+    assert_eq!(report["columns_compared"], 2_000, "{report}");
+}
+
+/// A jewel written into the settled board between two spawns is a game the model does not
+/// play: the check parts at the next spawn and names the board.
+#[test]
+fn a_board_the_model_did_not_make_parts_the_games() {
+    let mut settings = Settings::default();
+    for (name, value) in [("mode", "fast"), ("work", "3000")] {
+        settings = settings.with(name, value).expect("a setting").0;
+    }
+    let mut plugin = MagicJewelryPlugin::default();
+    plugin.set_option("mode", "fast").expect("fast mode");
+    plugin.set_option("work", "3000").expect("a work budget");
+    let rom = cartridge::rom().expect("the open cartridge");
+    let config = SessionConfig {
+        video: false,
+        ..SessionConfig::default()
+    };
+    let mut session = Session::new(rom, vec![Box::new(plugin)], config).expect("a session");
+    session.set_control(Control::Plugins);
+    let mut check = ModelCheck::new(&settings).expect("a model");
+    let mut poked = false;
+    while !check.is_done() && session.frame_number() < 20_000 {
+        session.run_frame().expect("a frame");
+        check.observe(session.frame_number(), session.ram());
+        if check.columns() == 10 && !poked {
+            poked = true;
+            poke_a_jewel_on_column_0(&mut session);
+        }
+    }
+    let parting = check.parting().expect("the games part");
+    assert_eq!(parting.column, 10, "{parting:?}");
+    assert_eq!(parting.differences, ["board"], "{parting:?}");
+}
+
+/// A jewel on top of column 0's stack, of a colour none of its neighbours has (so it matches
+/// nothing by itself).
+fn poke_a_jewel_on_column_0(session: &mut Session) {
+    use magic_jewelry::memory_map::{cell_address, VISIBLE_ROWS};
+    let cell = |session: &Session, row: i8, column: u8| {
+        session.ram()[usize::from(cell_address(row, column))]
+    };
+    let row = (0..VISIBLE_ROWS as i8)
+        .rev()
+        .find(|&row| cell(session, row, 0) == 0)
+        .expect("room in column 0");
+    let neighbours: Vec<u8> = [(-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)]
+        .iter()
+        .filter(|(dr, _)| (0..VISIBLE_ROWS as i8).contains(&(row + dr)))
+        .map(|&(dr, dc)| cell(session, row + dr, dc))
+        .collect();
+    let colour = (1..=6)
+        .find(|c| !neighbours.contains(c))
+        .expect("a colour no neighbour has");
+    session.poke(cell_address(row, 0), colour);
+}
