@@ -13,8 +13,10 @@
 //! checks a cycle it finds by playing one more period and comparing every state.
 
 use crate::args::Workers;
-use crate::runner::{foresee, objective_parser, SearchArgs};
+use crate::runner::{foresee, objective_parser, rules_parser, SearchArgs};
+use crate::splitting::{self, Mixed, Player};
 use crate::{build_strategy, parse_ai, progress_bar, with_threads, PLAYER};
+use clap::builder::TypedValueParser;
 use magic_jewelry::engine::search::parameters::LOCKSTEP_WORK;
 use magic_jewelry::engine::{
     Board, Budget, Column, FallState, Game, InputModel, Objective, Question, RuleSet, Strategy,
@@ -47,6 +49,13 @@ pub struct Args {
     /// What the AI plays for.
     #[arg(long, default_value = "survive", value_parser = objective_parser())]
     pub objective: Objective,
+    /// The rules: `real` proves (a finite game, so a cycle or a game over); `reference`
+    /// (uniform, independent colours: no cycle) estimates the mean columns to game over with
+    /// its 95% interval by multilevel splitting.
+    #[arg(long, default_value = "real", value_parser = rules_parser())]
+    pub rules: RuleSet,
+    #[command(flatten)]
+    pub splitting: SplittingArgs,
     /// The search's work budget and foresight (`--work` defaults to the player's 3,000 boards
     /// a decision here: the proof needs a player that decides the same way every time).
     #[command(flatten)]
@@ -72,6 +81,63 @@ pub struct Args {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The reference rules' estimate (`--rules reference`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct SplittingArgs {
+    /// A weakened player: this share of its placements (0 to 1) drawn at random from those
+    /// the column can reach (reference rules).
+    #[arg(long, value_name = "Q", default_value_t = 0.0, value_parser = share)]
+    pub random_share: f64,
+    /// Trials at each level of each replication (reference rules).
+    #[arg(long, value_name = "N", default_value_t = splitting::Config::default().trials, value_parser = clap::value_parser!(u32).range(10..=1_000_000).map(|n: u32| n as usize))]
+    pub trials: usize,
+    /// Independent replications, which give the interval (reference rules).
+    #[arg(long, value_name = "R", default_value_t = splitting::Config::default().replications, value_parser = clap::value_parser!(u32).range(2..=10_000).map(|n: u32| n as usize))]
+    pub replications: usize,
+    /// Columns each replication plays to count departures from the safe set (reference
+    /// rules).
+    #[arg(long, value_name = "N", default_value_t = splitting::Config::default().direct_columns, value_parser = clap::value_parser!(u64).range(100..=1_000_000_000))]
+    pub direct_columns: u64,
+    /// Rows between two levels of the tallest stack (reference rules).
+    #[arg(long, value_name = "N", default_value_t = splitting::Config::default().level_step, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub level_step: u32,
+    /// Also play N games to their end and count their mean life, to check the estimate
+    /// against (reference rules).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
+    pub direct_games: Option<u64>,
+    /// The most columns a game counted directly may play (reference rules).
+    #[arg(long, value_name = "N", default_value_t = 100_000_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000_000))]
+    pub game_limit: u64,
+    /// Make N estimates with seeds --seed to --seed + N - 1 and, with --direct-games, say how
+    /// many of their intervals hold the direct figure (reference rules).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000))]
+    pub runs: u32,
+}
+
+impl Default for SplittingArgs {
+    fn default() -> Self {
+        let config = splitting::Config::default();
+        Self {
+            random_share: 0.0,
+            trials: config.trials,
+            replications: config.replications,
+            direct_columns: config.direct_columns,
+            level_step: config.level_step,
+            direct_games: None,
+            game_limit: 100_000_000,
+            runs: 1,
+        }
+    }
+}
+
+/// `--random-share`: a number from 0 to 1.
+fn share(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(q) if (0.0..=1.0).contains(&q) => Ok(q),
+        _ => Err(format!("`{text}` is not a share from 0 to 1")),
+    }
 }
 
 /// `--generator-state`: decimal or `0x` hex, 0 to 65535.
@@ -318,6 +384,13 @@ fn starts(args: &Args) -> Vec<u16> {
 
 /// Plays every start `args` asks for, on the worker threads.
 pub fn horizon(args: &Args) -> anyhow::Result<Report> {
+    let a = &args.splitting;
+    if a.random_share > 0.0 || a.direct_games.is_some() || a.runs > 1 {
+        anyhow::bail!(
+            "--random-share, --direct-games and --runs belong to the reference rules' estimate \
+             (--rules reference)"
+        );
+    }
     let ai = parse_ai(&args.ai, None, RuleSet::Real)?;
     let work = args.search.work.unwrap_or(LOCKSTEP_WORK);
     let foresight = args.search.config();
@@ -373,6 +446,157 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
     })
 }
 
+/// What `horizon --rules reference` found.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReferenceReport {
+    pub ai: String,
+    pub work: u64,
+    pub random_share: f64,
+    pub config: splitting::Config,
+    /// One estimate a run (seeds `seed`, `seed + 1`, ...).
+    pub estimates: Vec<splitting::Estimate>,
+    pub direct: Option<splitting::DirectLife>,
+    /// With a direct figure: how many of the estimates' intervals hold it.
+    pub covered: Option<usize>,
+    pub seconds: f64,
+}
+
+/// The reference rules: the splitting estimate of the mean columns to game over, and with
+/// `--direct-games` the life counted directly to hold it against.
+pub fn reference_report(args: &Args) -> anyhow::Result<ReferenceReport> {
+    if args.generator_state.is_some() || args.starts.is_some() || args.every_start {
+        anyhow::bail!(
+            "--generator-state, --starts and --every-start choose the real game's starts: the \
+             reference rules' colours come from --seed"
+        );
+    }
+    if args.search.foresight {
+        anyhow::bail!(
+            "--foresight reads the real game's generator: under the reference rules the \
+             colours are independent and nothing can be foreseen"
+        );
+    }
+    let ai = parse_ai(&args.ai, None, RuleSet::Reference)?;
+    let work = args.search.work.unwrap_or(LOCKSTEP_WORK);
+    let random_share = args.splitting.random_share;
+    let objective = args.objective;
+    let make = || -> Box<dyn Player> {
+        let mut strategy =
+            build_strategy(ai.strategy, &ai.evaluation, RuleSet::Reference, objective);
+        strategy.set_budget(Budget::work(Some(work)));
+        Box::new(Mixed {
+            strategy,
+            random_share,
+        })
+    };
+    let a = &args.splitting;
+    let config = splitting::Config {
+        direct_columns: a.direct_columns,
+        trials: a.trials,
+        replications: a.replications,
+        level_step: a.level_step,
+        seed: args.seed,
+        ..splitting::Config::default()
+    };
+    let began = Instant::now();
+    let (estimates, direct) = with_threads(args.workers.threads, || {
+        let estimates: Vec<splitting::Estimate> = (0..u64::from(a.runs))
+            .map(|run| {
+                let config = splitting::Config {
+                    seed: config.seed.wrapping_add(run),
+                    ..config
+                };
+                splitting::estimate(&make, &config)
+            })
+            .collect();
+        let direct = a
+            .direct_games
+            .map(|games| splitting::direct_life(&make, games, a.game_limit, args.seed));
+        (estimates, direct)
+    })?;
+    let covered = direct.map(|d| {
+        estimates
+            .iter()
+            .filter(|e| e.low <= d.mean_life && d.mean_life <= e.high)
+            .count()
+    });
+    Ok(ReferenceReport {
+        ai: format!("{} ({:?} with {})", ai.label, ai.strategy, ai.source),
+        work,
+        random_share,
+        config,
+        estimates,
+        direct,
+        covered,
+        seconds: began.elapsed().as_secs_f64(),
+    })
+}
+
+/// `horizon --rules reference`.
+fn reference(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
+    let report = reference_report(args)?;
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        return Ok(());
+    }
+    let share = if report.random_share > 0.0 {
+        format!(", {} of its placements at random", report.random_share)
+    } else {
+        String::new()
+    };
+    writeln!(
+        out,
+        "{}, {} boards a decision{share}, reference rules (uniform, independent colours)",
+        report.ai, report.work
+    )?;
+    for (run, e) in report.estimates.iter().enumerate() {
+        writeln!(
+            out,
+            "estimate (seed {}): mean life {:.4e} columns, 95% interval {:.4e} to {:.4e}; safe \
+             set: stacks of at most {} rows, {} levels every {} rows to the game over, a departure \
+             ends the game with chance {:.3e}, one every {:.1} columns; {} columns played",
+            report.config.seed.wrapping_add(run as u64),
+            e.mean_life,
+            e.low,
+            e.high,
+            e.safe_height,
+            e.levels.len(),
+            report.config.level_step,
+            e.chance,
+            e.columns_per_departure,
+            e.columns_played
+        )?;
+    }
+    if let Some(d) = report.direct {
+        writeln!(
+            out,
+            "counted directly: {} games, mean life {:.4e} columns, 95% interval {:.4e} to \
+             {:.4e}{}",
+            d.games,
+            d.mean_life,
+            d.low,
+            d.high,
+            if d.unfinished > 0 {
+                format!(
+                    " ({} games unfinished at the limit: a lower bound)",
+                    d.unfinished
+                )
+            } else {
+                String::new()
+            }
+        )?;
+    }
+    if let Some(covered) = report.covered {
+        writeln!(
+            out,
+            "{covered} of {} intervals hold the direct figure",
+            report.estimates.len()
+        )?;
+    }
+    writeln!(out, "({:.0} s)", report.seconds)?;
+    Ok(())
+}
+
 /// One start's result in words.
 pub fn describe(result: &StartResult) -> String {
     let start = format!("from generator state {:#06X}", result.generator_state);
@@ -413,6 +637,9 @@ pub fn describe(result: &StartResult) -> String {
 
 /// `jewelbot horizon`.
 pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
+    if args.rules == RuleSet::Reference {
+        return reference(args, out);
+    }
     let report = horizon(args)?;
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
@@ -471,6 +698,8 @@ mod tests {
         let args = |starts: Option<u64>, every: bool| Args {
             ai: PLAYER.into(),
             objective: Objective::Survive,
+            rules: RuleSet::Real,
+            splitting: SplittingArgs::default(),
             search: SearchArgs::default(),
             generator_state: None,
             starts,

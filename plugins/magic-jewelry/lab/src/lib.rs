@@ -16,6 +16,7 @@ pub mod model_check;
 pub mod outputs;
 pub mod runner;
 pub mod sim;
+pub mod splitting;
 pub mod stats;
 pub mod train;
 

@@ -126,7 +126,7 @@ pub fn foresee(strategy: Box<dyn Strategy>, config: Option<ForesightConfig>) -> 
 }
 
 /// `--rules`: one of the rule-set names, listed in the help and in the error for anything else.
-fn rules_parser() -> impl TypedValueParser<Value = RuleSet> {
+pub fn rules_parser() -> impl TypedValueParser<Value = RuleSet> {
     PossibleValuesParser::new(RULE_SET_NAMES).try_map(|name| name.parse::<RuleSet>())
 }
 

@@ -12,6 +12,16 @@ pub const SCORE_HOARD: f64 = 1.5;
 /// ...scaled by the wild column's closeness to this power.
 pub const SCORE_CLOSENESS_POWER: f64 = 0.5;
 /// Stacks above this height cost [`SCORE_DANGER`] jewels a cell squared and earn no credit.
+///
+/// What the real game's races cost is one frame at each expiry of a resting column's timer (a
+/// move pressed then may be lost, and the timelines never press one there), and a column
+/// rests early only over a stack reaching within 3 rows of the spawn: over a spawn column at
+/// this height a new column falls 3 rows, 24 frames at the top speed, before its first race,
+/// so races never touch it. The real game lost the score objective's game (recording
+/// `score-foresight-loss`) over a full spawn column, 3 rows above, reached after presses the
+/// races took. A spawn column kept a row lower still (8) cost 5.3% of the points (3,247.6 a
+/// column against 3,428.2 on `sim --rules real --objective score --columns 100000 --seed 7`,
+/// no game over either way) and is not taken.
 pub const SCORE_SAFE_HEIGHT: u8 = 9;
 /// See [`SCORE_SAFE_HEIGHT`].
 pub const SCORE_DANGER: f64 = 20.0;

@@ -79,6 +79,19 @@ impl Game {
         }
     }
 
+    /// A branch of this game: the same board, counters and known columns, the columns after
+    /// them drawn from `seed`. Only under the reference rules' independent colours, where the
+    /// columns to come are anyone's guess; the real game's are fixed by its generator.
+    pub fn branch(&self, seed: u64) -> Option<Self> {
+        match self.generator {
+            ColumnGenerator::Uniform(_) => Some(Self {
+                generator: ColumnGenerator::uniform(seed),
+                ..self.clone()
+            }),
+            ColumnGenerator::Game(_) => None,
+        }
+    }
+
     /// Where the real game's generator is in its cycle of 2,048 jewels (`None` under the
     /// reference rules' independent colours).
     pub fn generator_cycle_position(&self) -> Option<u16> {
