@@ -119,7 +119,9 @@ pub fn summary(report: &Report) -> String {
     out += &format!("fill histogram (jewels:placements): {}\n", fill.join(" "));
     if let Some(fit) = &report.tail_fit {
         out += &format!(
-            "log10 tail fit over {}-{} jewels: expected columns to 54 jewels {:.3e}, to 78 {:.3e}\n",
+            "the reference write-up's extrapolation (a quadratic through log10 of the fill \
+             histogram over {}-{} jewels; a curve fit, not an estimate with an interval: see \
+             `horizon --rules reference`): columns to 54 jewels {:.3e}, to 78 {:.3e}\n",
             fit.from, fit.to, fit.expected_columns_54, fit.expected_columns_78
         );
     }
