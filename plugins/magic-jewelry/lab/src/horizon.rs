@@ -23,9 +23,11 @@ use magic_jewelry::engine::{
 };
 use rayon::prelude::*;
 use serde::Serialize;
+use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash};
 use std::io::Write;
+use std::sync::RwLock;
 use std::time::Instant;
 
 /// The generator's state after an all-zero power-on: the game the real cartridge deals when it
@@ -204,6 +206,15 @@ pub enum Outcome {
         #[serde(skip)]
         first_board: String,
     },
+    /// At this column the game reached a state of an earlier start's game that was proven
+    /// perpetual, so it is too, with that game's cycle.
+    Joined {
+        column: u64,
+        /// The start whose game it joined, and that game's period.
+        start: u16,
+        period: u64,
+        most_jewels: u32,
+    },
     /// The game ended at this column (the lock that lost it).
     GameOver { column: u64, most_jewels: u32 },
     /// Neither within the columns allowed.
@@ -262,30 +273,131 @@ pub fn play_column(choose: &mut Choose<'_>, game: &mut Game, input: InputModel) 
     }
 }
 
+/// What a state at a spawn is known to lead to, from a start played before.
+#[derive(Debug, Clone, Copy)]
+enum Fate {
+    /// Into the proven cycle of the game from `start`.
+    Perpetual { start: u16, period: u64 },
+    /// To a game over `columns` columns on.
+    Lost { columns: u64 },
+}
+
+/// The states of the games already decided, shared by the starts: a start whose game reaches
+/// one is decided with it (the same state has the same future). Full states are kept, so a
+/// fingerprint that two states share decides nothing.
+pub struct Known {
+    hasher: RandomState,
+    states: RwLock<HashMap<u64, (SpawnState, Fate)>>,
+}
+
+impl Default for Known {
+    fn default() -> Self {
+        Self {
+            hasher: RandomState::new(),
+            states: RwLock::new(HashMap::new()),
+        }
+    }
+}
+
+impl Known {
+    fn fingerprint(&self, state: &SpawnState) -> u64 {
+        self.hasher.hash_one(state)
+    }
+
+    fn fate(&self, key: u64, state: &SpawnState) -> Option<Fate> {
+        let states = self.states.read().ok()?;
+        states
+            .get(&key)
+            .filter(|(known, _)| known == state)
+            .map(|&(_, fate)| fate)
+    }
+
+    /// Learns the fate of every state of a decided start's game.
+    fn learn(&self, start: u16, states: &[SpawnState], outcome: &Outcome) {
+        let Ok(mut known) = self.states.write() else {
+            return;
+        };
+        for (k, state) in states.iter().enumerate() {
+            let fate = match *outcome {
+                Outcome::Perpetual { period, .. } => Fate::Perpetual { start, period },
+                Outcome::Joined { start, period, .. } => Fate::Perpetual { start, period },
+                Outcome::GameOver { column, .. } => Fate::Lost {
+                    columns: column - k as u64,
+                },
+                Outcome::Undecided { .. } => return,
+            };
+            known
+                .entry(self.fingerprint(state))
+                .or_insert((*state, fate));
+        }
+    }
+
+    /// States known.
+    pub fn len(&self) -> usize {
+        self.states.read().map_or(0, |s| s.len())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 /// Plays from `state` until the game ends, a state repeats (then checked over one more
 /// period), or `max_columns` have been played; `tick` is called every 4,096 columns.
 pub fn play_start(
     choose: &mut Choose<'_>,
     state: u16,
     max_columns: u64,
+    known: &Known,
     mut tick: impl FnMut(u64),
 ) -> Outcome {
+    let (outcome, order) = play_start_states(choose, state, max_columns, known, &mut tick);
+    known.learn(state, &order, &outcome);
+    outcome
+}
+
+/// [`play_start`], with the states the game went through.
+fn play_start_states(
+    choose: &mut Choose<'_>,
+    state: u16,
+    max_columns: u64,
+    known: &Known,
+    tick: &mut dyn FnMut(u64),
+) -> (Outcome, Vec<SpawnState>) {
     let input = InputModel::FAST;
     let mut game = Game::from_generator_state(state);
     // Each state's column, by a 64-bit fingerprint (the full state is kept in `order`).
-    let hasher = std::collections::hash_map::RandomState::new();
-    let fingerprint = |s: &SpawnState| hasher.hash_one(s);
     let mut first_seen: HashMap<u64, u64> = HashMap::new();
     let mut order: Vec<SpawnState> = Vec::new();
     let mut steps: Vec<Step> = Vec::new();
     let mut most_jewels = 0;
     for column in 0..max_columns {
         let now = SpawnState::of(&game);
-        let key = fingerprint(&now);
+        let key = known.fingerprint(&now);
         if let Some(&first) = first_seen.get(&key) {
             if order[first as usize] == now {
-                return checked_cycle(choose, game, input, first, column, &order, &steps);
+                let outcome = checked_cycle(choose, game, input, first, column, &order, &steps);
+                return (outcome, order);
             }
+        }
+        match known.fate(key, &now) {
+            Some(Fate::Perpetual { start, period }) => {
+                let outcome = Outcome::Joined {
+                    column,
+                    start,
+                    period,
+                    most_jewels,
+                };
+                return (outcome, order);
+            }
+            Some(Fate::Lost { columns }) => {
+                let outcome = Outcome::GameOver {
+                    column: column + columns,
+                    most_jewels,
+                };
+                return (outcome, order);
+            }
+            None => {}
         }
         first_seen.entry(key).or_insert(column);
         order.push(now);
@@ -293,19 +405,21 @@ pub fn play_start(
         most_jewels = most_jewels.max(step.jewels);
         steps.push(step);
         if step.lost {
-            return Outcome::GameOver {
+            let outcome = Outcome::GameOver {
                 column,
                 most_jewels,
             };
+            return (outcome, order);
         }
         if column % 4096 == 4095 {
             tick(column + 1);
         }
     }
-    Outcome::Undecided {
+    let outcome = Outcome::Undecided {
         columns: max_columns,
         most_jewels,
-    }
+    };
+    (outcome, order)
 }
 
 /// The state at `first` came back at `again`: plays one more period from `again`, and it is a
@@ -401,6 +515,7 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
         "horizon",
     );
     let began = Instant::now();
+    let known = Known::default();
     let results: Vec<StartResult> = with_threads(args.workers.threads, || {
         starts
             .par_iter()
@@ -417,6 +532,7 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
                     &mut choices_of(strategy.as_mut()),
                     state,
                     args.max_columns,
+                    &known,
                     |columns| {
                         bar.inc(columns - counted);
                         counted = columns;
@@ -438,7 +554,7 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
         objective: args.objective,
         work,
         foresight: foresight.is_some(),
-        proven: count(|o| matches!(o, Outcome::Perpetual { .. })),
+        proven: count(|o| matches!(o, Outcome::Perpetual { .. } | Outcome::Joined { .. })),
         lost: count(|o| matches!(o, Outcome::GameOver { .. })),
         undecided: count(|o| matches!(o, Outcome::Undecided { .. })),
         results,
@@ -617,6 +733,17 @@ pub fn describe(result: &StartResult) -> String {
             cycle_start + period,
             result.seconds
         ),
+        Outcome::Joined {
+            column,
+            start: joined,
+            period,
+            most_jewels,
+        } => format!(
+            "{start}: proven perpetual: at column {column} its game reaches a state of the game \
+             from {joined:#06X}, proven perpetual with a period of {period} columns (at most \
+             {most_jewels} jewels before) ({:.1} s)",
+            result.seconds
+        ),
         Outcome::GameOver {
             column,
             most_jewels,
@@ -723,11 +850,33 @@ mod tests {
     #[test]
     fn a_lost_game_is_reported_with_its_column() {
         let mut left = |_: &Question| Some((0, 0));
-        let outcome = play_start(&mut left, POWER_ON_STATE, 100, |_| {});
+        let outcome = play_start(&mut left, POWER_ON_STATE, 100, &Known::default(), |_| {});
         assert!(
             matches!(outcome, Outcome::GameOver { column: 5, .. }),
             "{outcome:?}"
         );
+    }
+
+    /// A start whose game reaches a state an earlier start's game went through is decided
+    /// by it: here the same start again, lost at the same column without a column played.
+    #[test]
+    fn a_state_already_decided_decides_a_later_start() {
+        let known = Known::default();
+        let mut left = |_: &Question| Some((0, 0));
+        let first = play_start(&mut left, POWER_ON_STATE, 100, &known, |_| {});
+        assert_eq!(known.len(), 6);
+        let mut asked = 0;
+        let mut counting = |_: &Question| {
+            asked += 1;
+            Some((0, 0))
+        };
+        let again = play_start(&mut counting, POWER_ON_STATE, 100, &known, |_| {});
+        assert!(matches!(first, Outcome::GameOver { column: 5, .. }));
+        assert!(
+            matches!(again, Outcome::GameOver { column: 5, .. }),
+            "{again:?}"
+        );
+        assert_eq!(asked, 0);
     }
 
     /// The smart strategy goes on for the 2,000 columns allowed: undecided, with how full it
@@ -745,6 +894,7 @@ mod tests {
             &mut choices_of(strategy.as_mut()),
             POWER_ON_STATE,
             2_000,
+            &Known::default(),
             |_| {},
         );
         assert!(

@@ -514,8 +514,7 @@ mod tests {
             ..Config::default()
         };
         let on = |threads| {
-            crate::with_threads(threads, || estimate(&make, &config).mean_life)
-                .expect("a pool")
+            crate::with_threads(threads, || estimate(&make, &config).mean_life).expect("a pool")
         };
         assert_eq!(on(1), on(3));
     }
