@@ -27,6 +27,8 @@ use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash};
 use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::RwLock;
 use std::time::Instant;
 
@@ -78,6 +80,11 @@ pub struct Args {
     /// The most columns a start may play before it is called undecided.
     #[arg(long, default_value_t = DEFAULT_MAX_COLUMNS, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub max_columns: u64,
+    /// Append each start's result to FILE as a JSON line as soon as it is decided; a later
+    /// run with the same FILE and settings skips the starts it holds, so a long run resumes
+    /// where it stopped.
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<PathBuf>,
     #[command(flatten)]
     pub workers: Workers,
     /// Print the report as JSON.
@@ -472,11 +479,86 @@ pub struct Report {
     pub objective: Objective,
     pub work: u64,
     pub foresight: bool,
+    /// The starts played now (those a results file held are counted, not repeated).
     pub results: Vec<StartResult>,
+    /// Starts a results file held from an earlier run.
+    pub resumed: usize,
     pub proven: usize,
     pub lost: usize,
     pub undecided: usize,
     pub seconds: f64,
+}
+
+/// A results file: the settings its starts were played with (its first line), the results
+/// it holds, and where new ones go.
+struct ResultsFile {
+    path: PathBuf,
+    file: Mutex<std::fs::File>,
+    /// The results already in it, by start.
+    held: HashMap<u16, serde_json::Value>,
+}
+
+impl ResultsFile {
+    /// Opens `path` for `settings`: a new file starts with them; an existing one must hold
+    /// the same, and its results are read (a line cut short by a killed run is passed over).
+    fn open(path: &Path, settings: &serde_json::Value) -> anyhow::Result<Self> {
+        use anyhow::Context;
+        let header = serde_json::json!({ "horizon": settings });
+        let mut held = HashMap::new();
+        let existing = match std::fs::read_to_string(path) {
+            Ok(text) => Some(text),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+        };
+        if let Some(text) = &existing {
+            let mut lines = text.lines();
+            let first: Option<serde_json::Value> =
+                lines.next().and_then(|l| serde_json::from_str(l).ok());
+            if first.as_ref() != Some(&header) {
+                anyhow::bail!(
+                    "{} is not a results file of these settings ({header}); give another file",
+                    path.display()
+                );
+            }
+            for line in lines {
+                let Ok(result) = serde_json::from_str::<serde_json::Value>(line) else {
+                    continue;
+                };
+                if let Some(start) = result["generator_state"].as_u64() {
+                    if let Ok(start) = u16::try_from(start) {
+                        held.insert(start, result);
+                    }
+                }
+            }
+        }
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        match &existing {
+            None => writeln!(file, "{header}")?,
+            // A line cut short ends here, so that the next result starts a line of its own.
+            Some(text) if !text.ends_with('\n') => writeln!(file)?,
+            Some(_) => {}
+        }
+        Ok(Self {
+            path: path.to_owned(),
+            file: Mutex::new(file),
+            held,
+        })
+    }
+
+    fn append(&self, result: &StartResult) -> anyhow::Result<()> {
+        let line = serde_json::to_string(result)?;
+        let mut file = self
+            .file
+            .lock()
+            .map_err(|_| anyhow::anyhow!("{}: a writer panicked", self.path.display()))?;
+        writeln!(file, "{line}")?;
+        file.flush()?;
+        Ok(())
+    }
 }
 
 /// The starts `args` asks for.
@@ -508,7 +590,24 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
     let ai = parse_ai(&args.ai, None, RuleSet::Real)?;
     let work = args.search.work.unwrap_or(LOCKSTEP_WORK);
     let foresight = args.search.config();
-    let starts = starts(args);
+    let settings = serde_json::json!({
+        "ai": args.ai,
+        "objective": args.objective,
+        "work": work,
+        "foresight": format!("{foresight:?}"),
+        "max_columns": args.max_columns,
+    });
+    let file = args
+        .results
+        .as_deref()
+        .map(|path| ResultsFile::open(path, &settings))
+        .transpose()?;
+    let held = file.as_ref().map(|f| f.held.clone()).unwrap_or_default();
+    let starts: Vec<u16> = starts(args)
+        .into_iter()
+        .filter(|start| !held.contains_key(start))
+        .collect();
+    let write_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     let bar = progress_bar(
         starts.len() as u64 * args.max_columns,
         !args.workers.quiet,
@@ -539,24 +638,42 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
                     },
                 );
                 bar.inc(args.max_columns - counted);
-                StartResult {
+                let result = StartResult {
                     generator_state: state,
                     outcome,
                     seconds: started.elapsed().as_secs_f64(),
+                };
+                if let Some(file) = &file {
+                    if let Err(e) = file.append(&result) {
+                        if let Ok(mut first) = write_error.lock() {
+                            first.get_or_insert(e);
+                        }
+                    }
                 }
+                result
             })
             .collect()
     })?;
     bar.finish_and_clear();
+    if let Some(e) = write_error.into_inner().ok().flatten() {
+        return Err(e);
+    }
+    let held_count = |tags: &[&str]| {
+        held.values()
+            .filter(|r| r["outcome"].as_str().is_some_and(|t| tags.contains(&t)))
+            .count()
+    };
     let count = |f: fn(&Outcome) -> bool| results.iter().filter(|r| f(&r.outcome)).count();
     Ok(Report {
+        resumed: held.len(),
         ai: format!("{} ({:?} with {})", ai.label, ai.strategy, ai.source),
         objective: args.objective,
         work,
         foresight: foresight.is_some(),
-        proven: count(|o| matches!(o, Outcome::Perpetual { .. } | Outcome::Joined { .. })),
-        lost: count(|o| matches!(o, Outcome::GameOver { .. })),
-        undecided: count(|o| matches!(o, Outcome::Undecided { .. })),
+        proven: count(|o| matches!(o, Outcome::Perpetual { .. } | Outcome::Joined { .. }))
+            + held_count(&["perpetual", "joined"]),
+        lost: count(|o| matches!(o, Outcome::GameOver { .. })) + held_count(&["game_over"]),
+        undecided: count(|o| matches!(o, Outcome::Undecided { .. })) + held_count(&["undecided"]),
         results,
         seconds: began.elapsed().as_secs_f64(),
     })
@@ -787,7 +904,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
     for result in &report.results {
         writeln!(out, "{}", describe(result))?;
     }
-    if report.results.len() == 1 {
+    if report.resumed > 0 {
+        writeln!(
+            out,
+            "{} starts were decided by an earlier run (the results file holds them)",
+            report.resumed
+        )?;
+    }
+    if report.results.len() == 1 && report.resumed == 0 {
         if let Some(Outcome::Perpetual { first_board, .. }) =
             report.results.first().map(|r| &r.outcome)
         {
@@ -797,7 +921,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
         writeln!(
             out,
             "{} starts: {} proven perpetual, {} lost, {} undecided ({:.0} s)",
-            report.results.len(),
+            report.results.len() + report.resumed,
             report.proven,
             report.lost,
             report.undecided,
@@ -833,6 +957,7 @@ mod tests {
             seed: 3,
             every_start: every,
             max_columns: 10,
+            results: None,
             workers: Workers::default(),
             json: false,
         };
@@ -855,6 +980,49 @@ mod tests {
             matches!(outcome, Outcome::GameOver { column: 5, .. }),
             "{outcome:?}"
         );
+    }
+
+    /// A results file keeps each start's result for the next run, refuses other settings'
+    /// (and anything that is not one) without touching it, and passes over a line cut short.
+    #[test]
+    fn a_results_file_resumes_and_refuses_what_is_not_its_own() {
+        let dir = std::env::temp_dir().join(format!("horizon-results-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a folder");
+        let path = dir.join("starts.jsonl");
+        let _ = std::fs::remove_file(&path);
+        let settings = serde_json::json!({ "ai": "simple" });
+        let file = ResultsFile::open(&path, &settings).expect("a new file");
+        let result = StartResult {
+            generator_state: 7,
+            outcome: Outcome::GameOver {
+                column: 5,
+                most_jewels: 14,
+            },
+            seconds: 0.5,
+        };
+        file.append(&result).expect("written");
+        drop(file);
+        // A killed run's line, cut short.
+        let mut text = std::fs::read_to_string(&path).expect("readable");
+        text += "{\"generator_state\": 9, \"outc";
+        std::fs::write(&path, &text).expect("writable");
+        let again = ResultsFile::open(&path, &settings).expect("the same settings");
+        assert_eq!(again.held.keys().copied().collect::<Vec<_>>(), [7]);
+        assert_eq!(again.held[&7]["outcome"], "game_over");
+        drop(again);
+        let before = std::fs::read(&path).expect("readable");
+        let other = serde_json::json!({ "ai": "smart" });
+        assert!(ResultsFile::open(&path, &other).is_err());
+        let notes = dir.join("notes.txt");
+        std::fs::write(&notes, "my notes\n").expect("writable");
+        assert!(ResultsFile::open(&notes, &settings).is_err());
+        assert_eq!(
+            std::fs::read_to_string(&notes).expect("readable"),
+            "my notes\n"
+        );
+        let after = std::fs::read(&path).expect("readable");
+        assert_eq!(before, after);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// A start whose game reaches a state an earlier start's game went through is decided
