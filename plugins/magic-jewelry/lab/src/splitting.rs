@@ -464,21 +464,24 @@ pub fn direct_life(
 mod tests {
     use super::*;
 
+    /// The one-column greedy search with `share` of its placements at random.
+    fn weakened_greedy(share: f64) -> Box<dyn Player> {
+        Box::new(Mixed {
+            strategy: crate::build_strategy(
+                magic_jewelry::engine::StrategySpec::Simple,
+                &magic_jewelry::engine::AnyEvaluator::for_rules(RuleSet::Reference),
+                RuleSet::Reference,
+                magic_jewelry::engine::Objective::Survive,
+            ),
+            random_share: share,
+        })
+    }
+
     /// A player that places every column at random dies fast: its estimate's interval holds
     /// the mean life counted directly.
     #[test]
     fn the_estimate_of_a_random_player_covers_its_counted_life() {
-        let make = || -> Box<dyn Player> {
-            Box::new(Mixed {
-                strategy: crate::build_strategy(
-                    magic_jewelry::engine::StrategySpec::Simple,
-                    &magic_jewelry::engine::AnyEvaluator::for_rules(RuleSet::Reference),
-                    RuleSet::Reference,
-                    magic_jewelry::engine::Objective::Survive,
-                ),
-                random_share: 1.0,
-            })
-        };
+        let make = || weakened_greedy(1.0);
         let direct = direct_life(&make, 400, 10_000, 3);
         let config = Config {
             direct_columns: 2_000,
@@ -496,17 +499,7 @@ mod tests {
     /// A seed gives the same estimate on one worker thread as on several.
     #[test]
     fn an_estimate_depends_on_its_seed_alone() {
-        let make = || -> Box<dyn Player> {
-            Box::new(Mixed {
-                strategy: crate::build_strategy(
-                    magic_jewelry::engine::StrategySpec::Simple,
-                    &magic_jewelry::engine::AnyEvaluator::for_rules(RuleSet::Reference),
-                    RuleSet::Reference,
-                    magic_jewelry::engine::Objective::Survive,
-                ),
-                random_share: 0.3,
-            })
-        };
+        let make = || weakened_greedy(0.3);
         let config = Config {
             direct_columns: 1_000,
             trials: 50,
