@@ -5,7 +5,7 @@ use crate::setup::{open_rom, Plugins};
 use anyhow::anyhow;
 use jewelbot::session::{Control, Session, SessionConfig};
 use magic_jewelry::plugin::Settings;
-use magic_jewelry_lab::model_check::ModelCheck;
+use magic_jewelry_lab::model_check::{Ending, ModelCheck};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -45,14 +45,14 @@ pub fn model_check(
         bar.set_position(check.columns());
     }
     bar.finish_and_clear();
-    let agreed = check.columns() >= args.columns;
+    let agreed = check.agrees() && (check.columns() >= args.columns || check.ending().is_some());
     if args.json {
         let report = serde_json::json!({
             "columns_compared": check.columns(),
             "frames": session.frame_number(),
             "agreed": agreed,
             "parting": check.parting(),
-            "game_over_at_column": check.game_over(),
+            "ending": check.ending(),
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
@@ -71,11 +71,22 @@ pub fn model_check(
                 "emulator: {:?}\n{}\nmodel: {:?}\n{}",
                 parting.emulator, parting.emulator_board, parting.model, parting.model_board
             )?;
-        } else if let Some(column) = check.game_over() {
-            writeln!(
-                out,
-                "one game ended at column {column} (frame {frame}) and the other did not"
-            )?;
+        } else if let Some(ending) = check.ending() {
+            let text = match ending {
+                Ending::Together(column) => format!(
+                    "the emulator's game and the model's agree on every one of {columns} spawns \
+                     and both end at column {column} (frame {frame})"
+                ),
+                Ending::EmulatorOnly(column) => format!(
+                    "the emulator's game ends at column {column} (frame {frame}) and the model's \
+                     goes on"
+                ),
+                Ending::ModelOnly(column) => format!(
+                    "the model's game ends at column {column} and the emulator's goes on (frame \
+                     {frame})"
+                ),
+            };
+            writeln!(out, "{text}")?;
         } else if agreed {
             writeln!(
                 out,

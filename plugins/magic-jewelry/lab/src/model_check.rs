@@ -42,8 +42,21 @@ pub struct ModelCheck {
     /// Whether the emulator's game has begun (its first spawn seen).
     started: bool,
     parting: Option<Parting>,
-    /// The emulator's game ended where the model's did not, or the other way round.
-    game_over: Option<u64>,
+    /// The model's last column lost its game.
+    model_lost: bool,
+    ending: Option<Ending>,
+}
+
+/// How the games ended, at the column (counted from 0) whose lock ended one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "ended", content = "column")]
+pub enum Ending {
+    /// Both, at the same column: they still agree.
+    Together(u64),
+    /// The emulator's game ended and the model's went on.
+    EmulatorOnly(u64),
+    /// The model's game ended and the emulator's went on.
+    ModelOnly(u64),
 }
 
 impl ModelCheck {
@@ -79,7 +92,8 @@ impl ModelCheck {
             columns: 0,
             started: false,
             parting: None,
-            game_over: None,
+            model_lost: false,
+            ending: None,
         })
     }
 
@@ -93,14 +107,23 @@ impl ModelCheck {
         self.parting.as_ref()
     }
 
-    /// The column at which one game ended and the other went on, once one has.
-    pub fn game_over(&self) -> Option<u64> {
-        self.game_over
+    /// How the games ended, once one has.
+    pub fn ending(&self) -> Option<Ending> {
+        self.ending
+    }
+
+    /// Whether the games still agree: no parting, and no game ended alone.
+    pub fn agrees(&self) -> bool {
+        self.parting.is_none()
+            && !matches!(
+                self.ending,
+                Some(Ending::EmulatorOnly(_) | Ending::ModelOnly(_))
+            )
     }
 
     /// Whether there is nothing more to compare.
     pub fn is_done(&self) -> bool {
-        self.parting.is_some() || self.game_over.is_some()
+        self.parting.is_some() || self.ending.is_some()
     }
 
     /// Takes the console's RAM after `frame`; at a spawn, compares its state with the model's
@@ -114,11 +137,21 @@ impl ModelCheck {
             return;
         };
         let events = self.tracker.observe(&view);
+        // The column that ended a game is the last one compared.
+        let last = self.columns.saturating_sub(1);
         if events.game_over && self.started {
-            self.game_over = Some(self.columns);
+            self.ending = Some(if self.model_lost {
+                Ending::Together(last)
+            } else {
+                Ending::EmulatorOnly(last)
+            });
             return;
         }
         if !events.spawned {
+            return;
+        }
+        if self.model_lost {
+            self.ending = Some(Ending::ModelOnly(last));
             return;
         }
         self.started = true;
@@ -153,9 +186,7 @@ impl ModelCheck {
             input,
         );
         self.columns += 1;
-        if played.lost {
-            self.game_over = Some(self.columns);
-        }
+        self.model_lost = played.lost;
     }
 }
 
