@@ -783,22 +783,32 @@ fn reference(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
         report.ai, report.work
     )?;
     for (run, e) in report.estimates.iter().enumerate() {
-        writeln!(
-            out,
-            "estimate (seed {}): mean life {:.4e} columns, 95% interval {:.4e} to {:.4e}; safe \
-             set: stacks of at most {} rows, {} levels every {} rows to the game over, a departure \
-             ends the game with chance {:.3e}, one every {:.1} columns; {} columns played",
-            report.config.seed.wrapping_add(run as u64),
-            e.mean_life,
-            e.low,
-            e.high,
+        let seed = report.config.seed.wrapping_add(run as u64);
+        let set = format!(
+            "safe set: stacks of at most {} rows, {} levels every {} rows to the game over, a \
+             departure every {:.1} columns; {} columns played",
             e.safe_height,
             e.levels.len(),
             report.config.level_step,
-            e.chance,
             e.columns_per_departure,
             e.columns_played
-        )?;
+        );
+        if e.chance > 0.0 {
+            writeln!(
+                out,
+                "estimate (seed {seed}): mean life {:.4e} columns, 95% interval {:.4e} to {:.4e}; a \
+                 departure ends the game with chance {:.3e}; {set}",
+                e.mean_life, e.low, e.high, e.chance
+            )?;
+        } else {
+            let reached: Vec<String> = e.level_chances.iter().map(|c| format!("{c:.4}")).collect();
+            writeln!(
+                out,
+                "estimate (seed {seed}): no trial reached the game over, so no estimate: each \
+                 level's share {}; more trials (--trials) reach further; {set}",
+                reached.join(", ")
+            )?;
+        }
     }
     if let Some(d) = report.direct {
         writeln!(
