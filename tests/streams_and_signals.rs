@@ -123,6 +123,17 @@ fn a_full_disk_is_one_line() {
     }
 }
 
+/// jewelbot with `args` (shell words), no file it writes allowed past `bytes` (as on a full
+/// disk; the signal that limit raises ignored, so that the write fails instead).
+#[cfg(unix)]
+fn with_file_size_limit(bytes: u64, args: &str) -> std::process::Output {
+    let script = format!("trap '' XFSZ; exec prlimit --fsize={bytes} \"$0\" {args}");
+    Command::new("sh")
+        .args(["-c", &script, env!("CARGO_BIN_EXE_jewelbot")])
+        .output()
+        .expect("sh runs")
+}
+
 /// A file that cannot grow (here past a file-size limit in bytes, `prlimit`'s, as on a full
 /// disk) is named in the one line that says so, and nothing half-written is left.
 #[cfg(unix)]
@@ -130,15 +141,13 @@ fn a_full_disk_is_one_line() {
 fn an_output_that_cannot_grow_is_named() {
     let dir = tempfile::tempdir().expect("temp dir");
     let log = dir.path().join("ram.log");
-    let script = format!(
-        "trap '' XFSZ; exec prlimit --fsize=8192 \"$0\" run --headless --frames 400 --ram-log '{}' \
-         --ram-log-every 1",
-        log.display()
+    let output = with_file_size_limit(
+        8192,
+        &format!(
+            "run --headless --frames 400 --ram-log '{}' --ram-log-every 1",
+            log.display()
+        ),
     );
-    let output = Command::new("sh")
-        .args(["-c", &script, env!("CARGO_BIN_EXE_jewelbot")])
-        .output()
-        .expect("sh runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error")).collect();
@@ -154,16 +163,14 @@ fn an_output_that_cannot_grow_is_named() {
     // the other outputs are written.
     let movie = dir.path().join("run.fm2");
     let state = dir.path().join("end.state");
-    let script = format!(
-        "trap '' XFSZ; exec prlimit --fsize=25000 \"$0\" run --headless --frames 2000 --json \
-         --record-movie '{}' --save-state '{}'",
-        movie.display(),
-        state.display()
+    let output = with_file_size_limit(
+        25_000,
+        &format!(
+            "run --headless --frames 2000 --json --record-movie '{}' --save-state '{}'",
+            movie.display(),
+            state.display()
+        ),
     );
-    let output = Command::new("sh")
-        .args(["-c", &script, env!("CARGO_BIN_EXE_jewelbot")])
-        .output()
-        .expect("sh runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     let summary: serde_json::Value =

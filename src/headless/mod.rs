@@ -194,11 +194,7 @@ pub fn run(
             };
             // A last checkpoint, where the plug-ins can give their state: at once, or after
             // the column in hand.
-            let mut leg = record.clone();
-            leg.seconds_before += start.elapsed().as_secs_f64();
-            leg.legs_before += 1;
-            if let Some(bytes) = session.checkpoint(serde_json::to_value(&leg)?)? {
-                file.write(&bytes)?;
+            if write_checkpoint(session, record, start, file)? {
                 checkpoints += 1;
                 last_checkpoint_frame = Some(session.frame_number());
                 if done > asked_at {
@@ -240,16 +236,13 @@ pub fn run(
         if let (Some(due), Some(every), Some(file)) =
             (next_checkpoint, &plan.checkpoints, &mut checkpoint_file)
         {
-            if session.frame_number() >= due && stopping.is_none() {
-                let mut leg = record.clone();
-                leg.seconds_before += start.elapsed().as_secs_f64();
-                leg.legs_before += 1;
-                if let Some(bytes) = session.checkpoint(serde_json::to_value(&leg)?)? {
-                    file.write(&bytes)?;
-                    checkpoints += 1;
-                    last_checkpoint_frame = Some(session.frame_number());
-                    next_checkpoint = Some(next_multiple(session.frame_number(), every.every));
-                }
+            if session.frame_number() >= due
+                && stopping.is_none()
+                && write_checkpoint(session, record, start, file)?
+            {
+                checkpoints += 1;
+                last_checkpoint_frame = Some(session.frame_number());
+                next_checkpoint = Some(next_multiple(session.frame_number(), every.every));
             }
         }
         after_frame(session)?;
@@ -298,6 +291,24 @@ pub fn run(
 }
 
 /// The first multiple of `every` after `frame`.
+/// Writes a checkpoint of the run so far to `file` if the plug-ins can give their state now;
+/// whether it did.
+fn write_checkpoint(
+    session: &mut Session,
+    record: &RunRecord,
+    start: Instant,
+    file: &mut files::Rewritten,
+) -> anyhow::Result<bool> {
+    let mut leg = record.clone();
+    leg.seconds_before += start.elapsed().as_secs_f64();
+    leg.legs_before += 1;
+    let Some(bytes) = session.checkpoint(serde_json::to_value(&leg)?)? else {
+        return Ok(false);
+    };
+    file.write(&bytes)?;
+    Ok(true)
+}
+
 fn next_multiple(frame: u64, every: u64) -> u64 {
     (frame / every + 1) * every
 }

@@ -13,13 +13,13 @@
 //! checks a cycle it finds by playing one more period and comparing every state.
 
 use crate::args::Workers;
-use crate::runner::{foresee, objective_parser, rules_parser, SearchArgs};
+use crate::runner::{foresee, objective_parser, rules_parser, spawn_question, SearchArgs};
 use crate::splitting::{self, Mixed, Player};
 use crate::{build_strategy, parse_ai, progress_bar, with_threads, PLAYER};
 use clap::builder::TypedValueParser;
 use magic_jewelry::engine::search::parameters::LOCKSTEP_WORK;
 use magic_jewelry::engine::{
-    Board, Budget, Column, FallState, Game, InputModel, Objective, Question, RuleSet, Strategy,
+    Board, Budget, Column, Game, InputModel, Objective, Question, RuleSet, Strategy,
 };
 use rayon::prelude::*;
 use serde::Serialize;
@@ -260,17 +260,9 @@ pub fn choices_of(strategy: &mut dyn Strategy) -> impl FnMut(&Question) -> Optio
 
 /// Plays one column: the player's choice, and what the lock did.
 pub fn play_column(choose: &mut Choose<'_>, game: &mut Game, input: InputModel) -> Step {
-    let question = Question {
-        counters: *game.counters(),
-        generator: Some(game.generator().clone()),
-        ..Question::new(
-            *game.board(),
-            game.current(),
-            Some(game.next()),
-            FallState::spawn(game.fall_speed()),
-            input,
-        )
-    };
+    // Only the real game's generator is there to be known: independent colours are not.
+    let knowable = game.generator_cycle_position().is_some();
+    let question = spawn_question(game, input, knowable);
     let turn = game.play(choose(&question));
     Step {
         jewels: turn.jewels,
@@ -597,12 +589,15 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
         "foresight": format!("{foresight:?}"),
         "max_columns": args.max_columns,
     });
-    let file = args
+    let mut file = args
         .results
         .as_deref()
         .map(|path| ResultsFile::open(path, &settings))
         .transpose()?;
-    let held = file.as_ref().map(|f| f.held.clone()).unwrap_or_default();
+    let held = file
+        .as_mut()
+        .map(|f| std::mem::take(&mut f.held))
+        .unwrap_or_default();
     let starts: Vec<u16> = starts(args)
         .into_iter()
         .filter(|start| !held.contains_key(start))

@@ -8,8 +8,9 @@
 
 use crate::horizon::{play_column, SpawnState, POWER_ON_STATE};
 use jewelbot_plugin::Ram;
-use magic_jewelry::engine::GameGenerator;
-use magic_jewelry::engine::{Board, Column, Foresight, ForesightConfig, Game, RuleSet, Strategy};
+use magic_jewelry::engine::{
+    Board, Column, Foresight, ForesightConfig, Game, GameGenerator, InputModel, RuleSet, Strategy,
+};
 use magic_jewelry::game_view::GameView;
 use magic_jewelry::play::tracker::Tracker;
 use magic_jewelry::plugin::Settings;
@@ -35,7 +36,9 @@ pub struct Parting {
 pub struct ModelCheck {
     game: Game,
     strategy: Box<dyn Strategy>,
-    settings: Settings,
+    /// Whether the player's questions carry the generator (foresight), and how it presses.
+    foresight: bool,
+    input: InputModel,
     tracker: Tracker,
     /// Spawns compared and found equal.
     columns: u64,
@@ -87,7 +90,8 @@ impl ModelCheck {
         Ok(Self {
             game: Game::from_generator_state(state),
             strategy,
-            settings: settings.clone(),
+            foresight: settings.foresight,
+            input: settings.mode.input_model(),
             tracker: Tracker::default(),
             columns: 0,
             started: false,
@@ -171,8 +175,7 @@ impl ModelCheck {
             });
             return;
         }
-        let foresight = self.settings.foresight;
-        let input = self.settings.mode.input_model();
+        let (foresight, input) = (self.foresight, self.input);
         let strategy = self.strategy.as_mut();
         let played = play_column(
             &mut |question| {

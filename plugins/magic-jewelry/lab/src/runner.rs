@@ -164,6 +164,22 @@ impl GameConfig {
     }
 }
 
+/// What a strategy is asked about `game`'s column in hand as it spawns: the board, both
+/// columns and the counters, and the column generator when `foresight` lets it see ahead.
+pub fn spawn_question(game: &Game, input: InputModel, foresight: bool) -> Question {
+    Question {
+        counters: *game.counters(),
+        generator: foresight.then(|| game.generator().clone()),
+        ..Question::new(
+            *game.board(),
+            game.current(),
+            Some(game.next()),
+            FallState::spawn(game.fall_speed()),
+            input,
+        )
+    }
+}
+
 /// Plays `columns` columns of the sequence seeded by `seed` from an empty board (after a game
 /// over a new game starts), calling `on_turn` after each column with what it did and, when
 /// `config.timed`, how long the decision took. The strategy is set to the game's rules. Returns
@@ -178,19 +194,8 @@ pub fn run(
     strategy.set_rules(config.rules);
     let mut game = Game::new(config.rules, seed);
     for _ in 0..columns {
-        let start = FallState::spawn(game.fall_speed());
         let began = config.timed.then(Instant::now);
-        let question = Question {
-            counters: *game.counters(),
-            generator: config.foresight.then(|| game.generator().clone()),
-            ..Question::new(
-                *game.board(),
-                game.current(),
-                Some(game.next()),
-                start,
-                config.input,
-            )
-        };
+        let question = spawn_question(&game, config.input, config.foresight);
         let choice = strategy.choose(&question);
         let elapsed = began.map(|t| t.elapsed());
         let turn = game.play(choice.map(|c| (c.x, c.arrangement)));
