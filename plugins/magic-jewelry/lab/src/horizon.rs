@@ -311,19 +311,35 @@ impl Known {
             .map(|&(_, fate)| fate)
     }
 
-    /// Learns the fate of every state of a decided start's game.
+    /// Learns the fate of a decided start's states: of a lost game every state (each is
+    /// that many columns from its end), of a perpetual one only the cycle's. The states
+    /// before a cycle lead into it, so a later game that meets them meets the cycle a little
+    /// later: keeping only cycles bounds memory by the distinct cycles found, not the starts.
     fn learn(&self, start: u16, states: &[SpawnState], outcome: &Outcome) {
+        let (learned, fate): (&[SpawnState], _) = match *outcome {
+            Outcome::Perpetual {
+                cycle_start,
+                period,
+                ..
+            } => {
+                let cycle = cycle_start as usize..(cycle_start + period) as usize;
+                let Some(cycle) = states.get(cycle) else {
+                    return;
+                };
+                (cycle, Fate::Perpetual { start, period })
+            }
+            Outcome::GameOver { column, .. } => (states, Fate::Lost { columns: column }),
+            Outcome::Joined { .. } | Outcome::Undecided { .. } => return,
+        };
         let Ok(mut known) = self.states.write() else {
             return;
         };
-        for (k, state) in states.iter().enumerate() {
-            let fate = match *outcome {
-                Outcome::Perpetual { period, .. } => Fate::Perpetual { start, period },
-                Outcome::Joined { start, period, .. } => Fate::Perpetual { start, period },
-                Outcome::GameOver { column, .. } => Fate::Lost {
-                    columns: column - k as u64,
+        for (k, state) in learned.iter().enumerate() {
+            let fate = match fate {
+                Fate::Lost { columns } => Fate::Lost {
+                    columns: columns - k as u64,
                 },
-                Outcome::Undecided { .. } => return,
+                perpetual => perpetual,
             };
             known
                 .entry(self.fingerprint(state))
@@ -1050,6 +1066,41 @@ mod tests {
             "{again:?}"
         );
         assert_eq!(asked, 0);
+    }
+
+    /// A proven game teaches only its cycle: the states before it are not kept.
+    #[test]
+    fn a_perpetual_game_teaches_its_cycle_only() {
+        let mut game = Game::from_generator_state(POWER_ON_STATE);
+        let mut left = |_: &Question| Some((0, 0));
+        let mut states = Vec::new();
+        for _ in 0..5 {
+            states.push(SpawnState::of(&game));
+            play_column(&mut left, &mut game, InputModel::FAST);
+        }
+        let first_state = states[2];
+        let outcome = Outcome::Perpetual {
+            cycle_start: 2,
+            period: 3,
+            most_jewels: 0,
+            most_jewels_in_cycle: 0,
+            points_per_period: 0,
+            jewels_per_period: 0,
+            first_state,
+            first_board: String::new(),
+        };
+        let known = Known::default();
+        known.learn(7, &states, &outcome);
+        assert_eq!(known.len(), 3);
+        let fate = |state: &SpawnState| known.fate(known.fingerprint(state), state);
+        assert!(fate(&states[1]).is_none());
+        assert!(matches!(
+            fate(&states[4]),
+            Some(Fate::Perpetual {
+                start: 7,
+                period: 3
+            })
+        ));
     }
 
     /// The smart strategy goes on for the 2,000 columns allowed: undecided, with how full it
