@@ -1,12 +1,13 @@
 //! `bench`: the behaviour signature. The player's own configuration plays a fixed seeded
-//! sequence of the real game with no time budget and reports how many boards its search scored
-//! and how full it kept the board. The figures depend only on the code: a change that alters play alters
-//! them, a pure refactoring leaves them, so commits that change play quote them.
+//! sequence of the real game with no time budget, once for each objective and with foresight,
+//! and reports how many boards its search scored, how full it kept the board and the points.
+//! The figures depend only on the code: a change that alters play alters them, a pure
+//! refactoring leaves them, so commits that change play quote them.
 
-use super::runner::{run, GameConfig};
+use super::runner::{foresee, run, GameConfig};
 use super::stats::Stats;
 use magic_jewelry::engine::{
-    AnyEvaluator, Board, Budget, Evaluator, Objective, RuleSet, StrategySpec,
+    AnyEvaluator, Board, Budget, Evaluator, ForesightConfig, Objective, RuleSet, StrategySpec,
 };
 use serde::Serialize;
 use std::io::Write;
@@ -38,12 +39,40 @@ impl Default for Args {
     }
 }
 
-/// The behaviour signature.
+/// What the player plays for in one line of the signature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Line {
+    pub objective: Objective,
+    /// Searching the columns the generator will make, with the player's foresight.
+    pub foresight: bool,
+}
+
+impl Line {
+    /// The signature's lines: survival (the player's default), points, points with foresight.
+    pub const ALL: [Line; 3] = [
+        Line {
+            objective: Objective::Survive,
+            foresight: false,
+        },
+        Line {
+            objective: Objective::Score,
+            foresight: false,
+        },
+        Line {
+            objective: Objective::Score,
+            foresight: true,
+        },
+    ];
+}
+
+/// One line of the behaviour signature.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Signature {
     /// The rules the player plays by (always the real game's).
     pub rules: RuleSet,
     pub strategy: String,
+    #[serde(flatten)]
+    pub line: Line,
     pub seed: u64,
     pub columns: u64,
     /// Boards the search scored over the run.
@@ -76,18 +105,24 @@ impl Evaluator for Counted {
     }
 }
 
-/// Plays the signature run.
-pub fn signature(args: &Args) -> anyhow::Result<Signature> {
+/// Plays one line of the signature.
+pub fn signature(args: &Args, line: Line) -> Signature {
     let boards = Arc::new(AtomicU64::new(0));
     let evaluator = Counted {
         inner: AnyEvaluator::default(),
         boards: Arc::clone(&boards),
     };
-    let mut strategy = StrategySpec::default().build(evaluator, Objective::Survive);
+    let mut strategy = foresee(
+        StrategySpec::default().build(evaluator, line.objective),
+        line.foresight.then(ForesightConfig::default),
+    );
     strategy.set_budget(Budget::UNLIMITED);
     let mut stats = Stats::default();
     let began = Instant::now();
-    let config = GameConfig::default();
+    let config = GameConfig {
+        foresight: line.foresight,
+        ..GameConfig::default()
+    };
     run(
         strategy.as_mut(),
         args.seed,
@@ -99,9 +134,10 @@ pub fn signature(args: &Args) -> anyhow::Result<Signature> {
     );
     let millis = began.elapsed().as_secs_f64() * 1e3;
     let boards = boards.load(Ordering::Relaxed);
-    Ok(Signature {
+    Signature {
         rules: config.rules,
         strategy: StrategySpec::default().to_string(),
+        line,
         seed: args.seed,
         columns: stats.columns,
         boards,
@@ -112,18 +148,26 @@ pub fn signature(args: &Args) -> anyhow::Result<Signature> {
         points: stats.points,
         wild_columns: stats.wild_columns,
         boards_per_ms: boards as f64 / millis.max(1e-9),
-    })
+    }
 }
 
-/// `bench`: prints the signature.
+/// `bench`: prints the signature, a line for each objective.
 pub fn run_bench(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
-    let s = signature(args)?;
     if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&s)?)?;
-    } else {
+        let lines: Vec<Signature> = Line::ALL.iter().map(|&l| signature(args, l)).collect();
+        writeln!(out, "{}", serde_json::to_string_pretty(&lines)?)?;
+        return Ok(());
+    }
+    for line in Line::ALL {
+        let s = signature(args, line);
+        let plays_for = match (line.objective, line.foresight) {
+            (Objective::Survive, _) => "survive",
+            (Objective::Score, false) => "score",
+            (Objective::Score, true) => "score with foresight",
+        };
         writeln!(
             out,
-            "bench: {} with the built-in evaluation, {} rules, seed {}, {} columns: {} boards, mean {:.4} jewels (max {}), {} removed, {} wild columns, {} points, {} game overs ({:.0} boards/ms)",
+            "bench {plays_for}: {} with the built-in evaluation, {} rules, seed {}, {} columns: {} boards, mean {:.4} jewels (max {}), {} removed, {} wild columns, {} points, {} game overs ({:.0} boards/ms)",
             s.strategy,
             s.rules,
             s.seed,
@@ -151,11 +195,25 @@ mod tests {
             columns: 40,
             ..Args::default()
         };
-        let a = signature(&args).unwrap();
-        let b = signature(&args).unwrap();
+        let a = signature(&args, Line::ALL[0]);
+        let b = signature(&args, Line::ALL[0]);
         assert_eq!((a.boards, a.mean_jewels), (b.boards, b.mean_jewels));
         // deep scores every second placement of every first one, then looks further.
         assert!(a.boards > 40 * 18 * 18, "{a:?}");
         assert_eq!(a.columns, 40);
+    }
+
+    /// Each line plays its own game: points are what the score objective plays for.
+    #[test]
+    fn every_objective_has_its_line() {
+        let args = Args {
+            columns: 40,
+            ..Args::default()
+        };
+        let [survive, score, foresight] = Line::ALL.map(|line| signature(&args, line));
+        assert_eq!(score.line.objective, Objective::Score);
+        assert!(foresight.line.foresight);
+        assert_ne!(survive.boards, score.boards);
+        assert_ne!(score.boards, foresight.boards);
     }
 }

@@ -102,6 +102,14 @@ pub struct SplittingArgs {
     /// Trials at each level of each replication (reference rules).
     #[arg(long, value_name = "N", default_value_t = splitting::Config::default().trials, value_parser = clap::value_parser!(u32).range(10..=1_000_000).map(|n: u32| n as usize))]
     pub trials: usize,
+    /// Go on past --trials at a level until K trials have reached the next (reference rules;
+    /// 0: every level gets --trials), up to --most-trials: for players whose last levels are
+    /// rarely reached.
+    #[arg(long, value_name = "K", default_value_t = splitting::Config::default().reach, value_parser = clap::value_parser!(u32).range(0..=100_000).map(|n: u32| n as usize))]
+    pub reach: usize,
+    /// The most trials a level may take with --reach (reference rules).
+    #[arg(long, value_name = "N", default_value_t = splitting::Config::default().most_trials, value_parser = clap::value_parser!(u32).range(10..=100_000_000).map(|n: u32| n as usize))]
+    pub most_trials: usize,
     /// Independent replications, which give the interval (reference rules).
     #[arg(long, value_name = "R", default_value_t = splitting::Config::default().replications, value_parser = clap::value_parser!(u32).range(2..=10_000).map(|n: u32| n as usize))]
     pub replications: usize,
@@ -131,6 +139,8 @@ impl Default for SplittingArgs {
         Self {
             random_share: 0.0,
             trials: config.trials,
+            reach: config.reach,
+            most_trials: config.most_trials,
             replications: config.replications,
             direct_columns: config.direct_columns,
             level_step: config.level_step,
@@ -339,7 +349,7 @@ impl Known {
                 Fate::Lost { columns } => Fate::Lost {
                     columns: columns - k as u64,
                 },
-                perpetual => perpetual,
+                perpetual @ Fate::Perpetual { .. } => perpetual,
             };
             known
                 .entry(self.fingerprint(state))
@@ -737,6 +747,8 @@ pub fn reference_report(args: &Args) -> anyhow::Result<ReferenceReport> {
     let config = splitting::Config {
         direct_columns: a.direct_columns,
         trials: a.trials,
+        reach: a.reach,
+        most_trials: a.most_trials,
         replications: a.replications,
         level_step: a.level_step,
         seed: args.seed,
@@ -816,7 +828,7 @@ fn reference(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
             writeln!(
                 out,
                 "estimate (seed {seed}): no trial reached the game over, so no estimate: each \
-                 level's share {}; more trials (--trials) reach further; {set}",
+                 level's share {}; more trials (--trials, or --reach K for the rare levels) reach further; {set}",
                 reached.join(", ")
             )?;
         }

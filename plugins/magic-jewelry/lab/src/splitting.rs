@@ -72,8 +72,12 @@ pub struct Config {
     /// Columns each replication plays to count departures from the safe set (and, in the
     /// first, to choose it).
     pub direct_columns: u64,
-    /// Trials at each level of each replication.
+    /// Trials at each level of each replication (at least).
     pub trials: usize,
+    /// Go on past `trials` at a level until this many trials have reached the next one (or
+    /// `most_trials` were made): the rarest levels get the effort they need. 0: fixed effort.
+    pub reach: usize,
+    pub most_trials: usize,
     pub replications: usize,
     /// Rows between two levels.
     pub level_step: u32,
@@ -90,6 +94,8 @@ impl Default for Config {
         Self {
             direct_columns: 20_000,
             trials: 1_000,
+            reach: 0,
+            most_trials: 100_000,
             replications: 10,
             level_step: 1,
             safe_quantile: 0.9,
@@ -286,7 +292,9 @@ fn replicate(
             break;
         }
         let mut reached = Vec::new();
-        for _ in 0..config.trials {
+        let mut tried = 0;
+        let most = config.most_trials.max(config.trials);
+        while tried < config.trials || (reached.len() < config.reach && tried < most) {
             let entry = &pool[rng.random_range(0..pool.len())];
             let outcome = trial(
                 player.as_mut(),
@@ -297,11 +305,12 @@ fn replicate(
                 &mut rng,
                 &mut played,
             );
+            tried += 1;
             if let Trial::Reached(entry) = outcome {
                 reached.push(entry);
             }
         }
-        let share = reached.len() as f64 / config.trials as f64;
+        let share = level_share(reached.len(), tried, config);
         level_chances.push(share);
         chance *= share;
         pool = reached;
@@ -313,6 +322,18 @@ fn replicate(
         level_chances,
         chance,
         played,
+    }
+}
+
+/// A level's estimated chance from `reached` of `tried` trials. Trials that went on past
+/// `config.trials` stopped at the `reach`-th success: inverse sampling, whose unbiased
+/// estimate is (K - 1) / (n - 1) where K / n would overstate the chance.
+fn level_share(reached: usize, tried: usize, config: &Config) -> f64 {
+    let stopped_on_success = tried > config.trials && reached >= config.reach && config.reach > 1;
+    if stopped_on_success {
+        (reached - 1) as f64 / (tried - 1) as f64
+    } else {
+        reached as f64 / tried.max(1) as f64
     }
 }
 
@@ -510,6 +531,20 @@ mod tests {
             crate::with_threads(threads, || estimate(&make, &config).mean_life).expect("a pool")
         };
         assert_eq!(on(1), on(3));
+    }
+
+    /// A level that needed more than its trials to reach its successes is estimated as
+    /// inverse sampling is; one that did not, as the plain share.
+    #[test]
+    fn a_level_that_went_on_to_its_successes_is_estimated_without_bias() {
+        let config = Config {
+            trials: 100,
+            reach: 10,
+            ..Config::default()
+        };
+        assert_eq!(level_share(10, 500, &config), 9.0 / 499.0);
+        assert_eq!(level_share(30, 100, &config), 0.3);
+        assert_eq!(level_share(3, 1_000, &config), 0.003);
     }
 
     #[test]
