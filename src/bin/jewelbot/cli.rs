@@ -36,20 +36,9 @@ pub enum Command {
     /// Check that the player in the emulator plays the game the model plays from power-on
     /// (the game `horizon` proves things about), spawn for spawn, and say where they part.
     ModelCheck(ModelCheckArgs),
-    /// Play columns without the emulator and report fill statistics.
-    Sim(magic_jewelry_lab::sim::Args),
-    /// Compare two strategies on the same column sequences.
-    Compare(magic_jewelry_lab::compare::Args),
-    /// Tune the evaluation weights.
-    Train(magic_jewelry_lab::train::Args),
-    /// Learn a board value by temporal-difference learning while playing.
-    Learn(magic_jewelry_lab::learn::Args),
-    /// Print the behaviour signature: the default player on a fixed seed, boards scored and
-    /// mean jewels.
-    Bench(magic_jewelry_lab::bench::Args),
-    /// Prove that a deterministic AI plays the real game for ever: play from a start until a
-    /// state repeats at a spawn (then it repeats for ever) or the game ends.
-    Horizon(magic_jewelry_lab::horizon::Args),
+    /// The lab's commands (sim, compare, train, learn, bench, horizon), declared in the lab.
+    #[command(flatten)]
+    Lab(magic_jewelry_lab::command::LabCommand),
 }
 
 /// Which ROM, and whether the plug-ins hold the controller. The plug-ins' own settings are

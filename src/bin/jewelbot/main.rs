@@ -124,18 +124,8 @@ fn run(cli: Cli, plugins: &Plugins, out: &mut dyn Write) -> anyhow::Result<ExitC
         Some(Command::Ram(args)) => ram::ram(&args, plugins, out),
         Some(Command::Record(args)) => record::record(&args, plugins, out),
         Some(Command::RomInfo(args)) => rom_info::rom_info(&args.path, out),
-        Some(Command::Sim(args)) => lab_done(magic_jewelry_lab::sim::run(&args, out)),
-        Some(Command::Compare(args)) => lab_done(magic_jewelry_lab::compare::run(&args, out)),
-        Some(Command::Train(args)) => lab_done(magic_jewelry_lab::train::run(&args, out)),
-        Some(Command::Learn(args)) => lab_done(magic_jewelry_lab::learn::run(&args, out)),
-        Some(Command::Bench(args)) => lab_done(magic_jewelry_lab::bench::run_bench(&args, out)),
-        Some(Command::Horizon(args)) => lab_done(magic_jewelry_lab::horizon::run(&args, out)),
+        Some(Command::Lab(command)) => command.run(out).map(|()| ExitCode::SUCCESS),
         Some(Command::Conform(args)) => conform::conform(args.rom.as_deref(), out),
         Some(Command::ModelCheck(args)) => model_check::model_check(&args, plugins, out),
     }
-}
-
-/// A lab command that finished.
-fn lab_done(result: anyhow::Result<()>) -> anyhow::Result<ExitCode> {
-    result.map(|()| ExitCode::SUCCESS)
 }

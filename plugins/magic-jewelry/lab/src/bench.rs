@@ -4,7 +4,7 @@
 //! The figures depend only on the code: a change that alters play alters them, a pure
 //! refactoring leaves them, so commits that change play quote them.
 
-use super::runner::{foresee, run, GameConfig};
+use super::runner::{self, foresee, GameConfig};
 use super::stats::Stats;
 use magic_jewelry::engine::{
     AnyEvaluator, Board, Budget, Evaluator, ForesightConfig, Objective, RuleSet, StrategySpec,
@@ -123,7 +123,7 @@ pub fn signature(args: &Args, line: Line) -> Signature {
         foresight: line.foresight,
         ..GameConfig::default()
     };
-    run(
+    runner::run(
         strategy.as_mut(),
         args.seed,
         args.columns,
@@ -152,7 +152,7 @@ pub fn signature(args: &Args, line: Line) -> Signature {
 }
 
 /// `bench`: prints the signature, a line for each objective.
-pub fn run_bench(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
+pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
     if args.json {
         let lines: Vec<Signature> = Line::ALL.iter().map(|&l| signature(args, l)).collect();
         writeln!(out, "{}", serde_json::to_string_pretty(&lines)?)?;

@@ -1,13 +1,15 @@
 //! The lab around the Magic Jewelry AI: the offline tools that play without the emulator under
 //! either of the engine's rule sets (simulator, statistics and plots, trainer, value learner,
-//! strategy comparison, behaviour signature). Each tool has a clap `Args`
-//! struct that the `jewelbot` binary offers as a subcommand, and a `run(args)`.
+//! strategy comparison, behaviour signature, proofs). Each tool has a clap `Args` struct and a
+//! `run(args)`; [`command::LabCommand`] lists them once, and the `jewelbot` binary mounts that
+//! table as its subcommands.
 //!
 //! The in-process plug-in (`magic-jewelry`) depends on none of this: command-line parsing,
 //! progress bars, plots and thread pools live here only.
 
 pub mod args;
 pub mod bench;
+pub mod command;
 pub mod compare;
 pub mod conform;
 pub mod horizon;
@@ -157,12 +159,9 @@ mod tests {
 
     /// The lab's subcommands as the binary offers them.
     #[derive(Debug, Parser)]
-    enum Lab {
-        Sim(sim::Args),
-        Compare(compare::Args),
-        Train(train::Args),
-        Learn(learn::Args),
-        Bench(bench::Args),
+    struct Lab {
+        #[command(subcommand)]
+        command: command::LabCommand,
     }
 
     fn refused(line: &str) -> String {
@@ -205,7 +204,9 @@ mod tests {
             assert!(refused(line).contains("--out"), "{line}");
         }
         let ok = Lab::try_parse_from(["lab", "sim", "--rules", "reference"]).unwrap();
-        let Lab::Sim(args) = ok else { unreachable!() };
+        let command::LabCommand::Sim(args) = ok.command else {
+            unreachable!()
+        };
         assert_eq!(
             (args.game.rules, args.ai.as_str()),
             (RuleSet::Reference, PLAYER)
