@@ -9,7 +9,6 @@
 //! - [`gif_capture`]: animated GIFs of the picture.
 //! - [`headless`]: runs a session without a window, until a condition holds, with checkpoints
 //!   and a report, and summarises it.
-//! - [`progress`]: progress bars on a terminal.
 //! - [`record`]: RAM traces of any ROM, driven by a script or the plug-ins.
 //! - [`ram_edit`]: RAM pokes and freezes from the command line.
 //! - [`inspector`]: text views of plug-in inspections.
@@ -28,7 +27,6 @@ pub mod interrupt;
 pub mod movie;
 pub mod outputs;
 pub mod plugin_host;
-pub mod progress;
 pub mod ram_edit;
 pub mod record;
 pub mod rom;

@@ -14,7 +14,7 @@ pub fn conform(path: Option<&Path>, out: &mut dyn Write) -> anyhow::Result<ExitC
     let identity = rom.identity();
     let limit = magic_jewelry_lab::conform::FRAME_LIMIT;
     let scenarios = magic_jewelry::conformance::scenarios().len() as u64;
-    let bar = jewelbot::progress::bar(scenarios, "scenarios");
+    let bar = magic_jewelry_lab::progress::bar(scenarios, "scenarios");
     let report =
         magic_jewelry_lab::conform::run_with_progress(&mut session, &identity, limit, out, &bar)?;
     Ok(if report.all_passed() {

@@ -38,7 +38,7 @@ pub fn model_check(
     let frames = args
         .frames
         .unwrap_or(args.columns.saturating_mul(FRAMES_A_COLUMN));
-    let bar = jewelbot::progress::bar(args.columns, "columns");
+    let bar = magic_jewelry_lab::progress::bar(args.columns, "columns");
     while check.columns() < args.columns && !check.is_done() && session.frame_number() < frames {
         session.run_frame()?;
         check.observe(session.frame_number(), session.ram());

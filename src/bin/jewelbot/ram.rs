@@ -43,7 +43,7 @@ pub fn ram(args: &RamArgs, plugins: &Plugins, out: &mut dyn Write) -> anyhow::Re
     }
     let mut before = inspect(&session);
     let interrupt = Interrupt::listen().context("cannot listen for signals")?;
-    let bar = jewelbot::progress::bar(args.frame, "frames");
+    let bar = magic_jewelry_lab::progress::bar(args.frame, "frames");
     bar.set_position(session.frame_number());
     while session.frame_number() < args.frame {
         if let Some(signal) = interrupt.signal() {

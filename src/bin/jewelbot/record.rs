@@ -79,8 +79,8 @@ pub fn record(
     };
     // A script's length in frames is known only once it has run.
     let bar = match Some(frames).filter(|_| script.is_none()) {
-        Some(frames) => jewelbot::progress::bar(frames, "frames"),
-        None => jewelbot::progress::spinner("frames"),
+        Some(frames) => magic_jewelry_lab::progress::bar(frames, "frames"),
+        None => magic_jewelry_lab::progress::spinner("frames"),
     };
     let recorded = jewelbot::record::record(
         &mut session,

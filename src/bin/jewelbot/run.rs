@@ -311,9 +311,9 @@ impl Progress {
             .map(|u| (u.clone(), u.value(session.plugins())));
         let bar = match &until {
             Some((until, from)) => {
-                jewelbot::progress::bar((until.at_least - from).max(1) as u64, &until.text)
+                magic_jewelry_lab::progress::bar((until.at_least - from).max(1) as u64, &until.text)
             }
-            None => jewelbot::progress::bar(plan.frames.unwrap_or(0), "frames"),
+            None => magic_jewelry_lab::progress::bar(plan.frames.unwrap_or(0), "frames"),
         };
         Self {
             bar,

@@ -2,7 +2,7 @@
 
 use super::runner::{foresee, objective_parser, play, SearchArgs, SimGameArgs};
 use super::stats::{ChainFigures, Stats};
-use super::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAYER, REFERENCE};
+use super::{build_strategy, mix_seed, parse_ai, progress, with_threads, PLAYER, REFERENCE};
 use crate::args::Workers;
 use anyhow::bail;
 use magic_jewelry::engine::{Objective, RuleSet};
@@ -139,9 +139,9 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
                 _ => true,
             }
     };
-    let bar = progress_bar(
-        2 * args.seeds * args.columns,
+    let bar = progress::bar_if(
         !args.workers.quiet,
+        2 * args.seeds * args.columns,
         "compare",
     );
     let runs: Vec<Stats> = with_threads(args.workers.threads, || {

@@ -15,7 +15,7 @@
 use crate::args::Workers;
 use crate::runner::{foresee, objective_parser, rules_parser, spawn_question, SearchArgs};
 use crate::splitting::{self, Mixed, Player};
-use crate::{build_strategy, parse_ai, progress_bar, with_threads, PLAYER};
+use crate::{build_strategy, parse_ai, progress, with_threads, PLAYER};
 use clap::builder::TypedValueParser;
 use magic_jewelry::engine::search::parameters::LOCKSTEP_WORK;
 use magic_jewelry::engine::{
@@ -629,9 +629,9 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
         .filter(|start| !held.contains_key(start))
         .collect();
     let write_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    let bar = progress_bar(
-        starts.len() as u64 * args.max_columns,
+    let bar = progress::bar_if(
         !args.workers.quiet,
+        starts.len() as u64 * args.max_columns,
         "horizon",
     );
     let began = Instant::now();

@@ -23,7 +23,7 @@
 //! knowledge, and its values serve `smart` and `deep` best (`weights/README.md`).
 
 use super::runner::SimGameArgs;
-use super::{mix_seed, progress_bar};
+use super::{mix_seed, progress};
 use crate::args::Workers;
 use crate::outputs::TrainingFiles;
 use anyhow::{bail, Context};
@@ -283,7 +283,7 @@ pub fn learn(
     let decay = f64::from(final_alpha / args.alpha).powf(1.0 / steps.max(1) as f64);
     let mut alpha = f64::from(args.alpha);
     let mut mean = 10.0;
-    let bar = progress_bar(steps * per_step, !args.workers.quiet, "learn");
+    let bar = progress::bar_if(!args.workers.quiet, steps * per_step, "learn");
     let mut window = Progress::default();
     let mut window_columns = 0;
     let mut window_updates = 0u64;

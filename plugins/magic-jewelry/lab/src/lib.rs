@@ -16,6 +16,7 @@ pub mod horizon;
 pub mod learn;
 pub mod model_check;
 pub mod outputs;
+pub mod progress;
 pub mod runner;
 pub mod sim;
 pub mod splitting;
@@ -127,21 +128,6 @@ pub fn worker_pool(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
         .num_threads(threads)
         .build()
         .map_err(|e| anyhow::anyhow!("cannot start {threads} worker threads: {e}"))
-}
-
-/// A progress bar on stderr (hidden when `show` is false).
-pub fn progress_bar(total: u64, show: bool, what: &str) -> indicatif::ProgressBar {
-    if !show {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(total);
-    let style = indicatif::ProgressStyle::with_template(
-        "{msg} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} ({per_sec}, eta {eta})",
-    )
-    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
-    bar.set_style(style);
-    bar.set_message(what.to_string());
-    bar
 }
 
 /// Mixes a base seed with an index (SplitMix64), for independent per-chunk streams.

@@ -10,7 +10,7 @@
 //! Weights at 0 move by a small absolute step, so extra features can switch on.
 
 use super::runner::{rate, GameConfig, SimGameArgs};
-use super::{build_strategy, mix_seed, progress_bar, with_threads};
+use super::{build_strategy, mix_seed, progress, with_threads};
 use crate::args::Workers;
 use crate::outputs::TrainingFiles;
 use anyhow::{bail, Context};
@@ -112,7 +112,7 @@ pub fn train(args: &Args) -> anyhow::Result<Weights> {
         None => Weights::PUBLISHED,
     };
     let max_columns = args.max_columns.max(args.min_columns);
-    let bar = progress_bar(u64::from(args.iterations), !args.workers.quiet, "train");
+    let bar = progress::bar_if(!args.workers.quiet, u64::from(args.iterations), "train");
     let mut run = Run {
         args,
         rng: ChaCha8Rng::seed_from_u64(args.game.seed),

@@ -4,7 +4,7 @@ use crate::args::Workers;
 use crate::outputs::write_whole;
 use crate::runner::{foresee, objective_parser, play, SearchArgs, SimGameArgs};
 use crate::stats::{tail_fit, Stats};
-use crate::{build_strategy, mix_seed, parse_ai, progress_bar, with_threads, PLAYER};
+use crate::{build_strategy, mix_seed, parse_ai, progress, with_threads, PLAYER};
 use anyhow::Context;
 use magic_jewelry::engine::Objective;
 use rayon::prelude::*;
@@ -85,9 +85,9 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
         ..args.game.config()
     };
     let chunks = args.columns.div_ceil(CHUNK_COLUMNS);
-    let bar = progress_bar(
-        args.columns,
+    let bar = progress::bar_if(
         !args.workers.quiet,
+        args.columns,
         &format!("sim {} ({rules})", ai.label),
     );
     let began = Instant::now();

@@ -1,4 +1,5 @@
-//! Progress bars on standard error, drawn only when it is a terminal.
+//! Progress bars on standard error (indicatif draws them only when it is a terminal): one style
+//! for every long command, the lab's and the host's.
 
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -12,6 +13,15 @@ pub fn bar(total: u64, what: &str) -> ProgressBar {
     bar.set_style(style);
     bar.set_message(what.to_owned());
     bar
+}
+
+/// [`bar`], or a hidden one when `show` is false (`--quiet`).
+pub fn bar_if(show: bool, total: u64, what: &str) -> ProgressBar {
+    if show {
+        bar(total, what)
+    } else {
+        ProgressBar::hidden()
+    }
 }
 
 /// A spinner for work whose length is not known ahead.
