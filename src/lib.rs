@@ -18,7 +18,7 @@
 //! - [`frontend`]: the desktop window (picture, sound, controls, RAM inspector, overlay).
 
 pub mod cartridge;
-pub mod files;
+pub use jewelbot_plugin::files;
 pub mod frontend;
 pub mod gif_capture;
 pub mod headless;

@@ -8,11 +8,14 @@
 //! command line and window keys. [`trace`] and [`script`] are the RAM recording and input
 //! script formats (`docs/traces.md`); `docs/architecture.md` shows where this crate sits.
 //!
-//! This crate has no dependencies so that plug-ins compile without the emulator.
+//! [`files`] reads the user's files safely and writes whole files without clobbering theirs,
+//! for the host and plug-ins alike. The crate depends on `thiserror` alone, so that plug-ins
+//! compile without the emulator.
 
 #![warn(missing_docs)]
 
 mod buttons;
+pub mod files;
 mod inspect;
 mod machine;
 mod pacing;

@@ -66,14 +66,13 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// Writes `path` whole or not at all (the engine's
-/// [`write_whole_with`](magic_jewelry::engine::eval::write_whole_with)), naming `path` in any
-/// error.
+/// Writes `path` whole or not at all ([`write_whole_with`](jewelbot_plugin::files::write_whole_with):
+/// the commands checked `--force` before they began), naming `path` in any error.
 pub fn write_whole(
     path: &Path,
     write: impl FnOnce(&Path) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    magic_jewelry::engine::eval::write_whole_with(path, write)
+    jewelbot_plugin::files::write_whole_with(path, true, write)
         .with_context(|| format!("cannot write {}", path.display()))
 }
 

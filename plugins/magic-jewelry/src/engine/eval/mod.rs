@@ -142,39 +142,6 @@ pub enum EvaluationFileError {
     Neither { path: String, reason: String },
 }
 
-/// Writes `bytes` to `path` through a hidden file beside it, renamed over `path` when whole:
-/// an evaluation file is replaced only by a complete new one.
-pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    write_whole_with(path, |partial| {
-        let mut file = std::fs::File::create(partial)?;
-        file.write_all(bytes)?;
-        file.sync_all()
-    })
-}
-
-/// Makes `path` whole or not at all: `write` makes the file at a hidden partial path beside it
-/// (with the same extension, for writers that pick the format from it), which is renamed over
-/// `path` once written; a failed write leaves `path` as it was and no partial file.
-pub fn write_whole_with<E: From<std::io::Error>>(
-    path: &Path,
-    write: impl FnOnce(&Path) -> Result<(), E>,
-) -> Result<(), E> {
-    let name = path
-        .file_name()
-        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-    let (stem, extension) = name.rsplit_once('.').unwrap_or((&name, ""));
-    let partial = path.with_file_name(format!(
-        ".{stem}.{}.partial.{extension}",
-        std::process::id()
-    ));
-    let written = write(&partial).and_then(|()| Ok(std::fs::rename(&partial, path)?));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&partial);
-    }
-    written
-}
-
 /// Reads an evaluation file for the real game: a learned value file, or weights as JSON.
 /// Returns the evaluator and, for weights, the weights themselves.
 pub fn load_evaluator(path: &Path) -> Result<(AnyEvaluator, Option<Weights>), EvaluationFileError> {

@@ -82,8 +82,8 @@ const TRAINED_JSON: &str = include_str!("../../../weights/deep-cem.json");
 pub enum WeightsError {
     #[error("cannot read weights file {path}: {error}")]
     Read { path: String, error: std::io::Error },
-    #[error("cannot write weights file {path}: {error}")]
-    Write { path: String, error: std::io::Error },
+    #[error("cannot write the weights file: {0}")]
+    Write(#[from] jewelbot_plugin::files::FileError),
     #[error("weights file {path} is not valid: {error}")]
     Parse {
         path: String,
@@ -223,12 +223,12 @@ impl Weights {
     /// Writes a JSON weights file (to a temporary name first, so a crash never leaves half a
     /// file).
     pub fn save(&self, path: &Path) -> Result<(), WeightsError> {
-        super::write_whole(path, (self.to_json() + "\n").as_bytes()).map_err(|error| {
-            WeightsError::Write {
-                path: path.display().to_string(),
-                error,
-            }
-        })
+        let json = self.to_json() + "\n";
+        Ok(jewelbot_plugin::files::write_file(
+            path,
+            json.as_bytes(),
+            true,
+        )?)
     }
 }
 

@@ -22,8 +22,8 @@ const MAX_ENTRY: f32 = 1e6;
 pub enum ValueFileError {
     #[error("cannot read value file {path}: {error}")]
     Read { path: String, error: std::io::Error },
-    #[error("cannot write value file {path}: {error}")]
-    Write { path: String, error: std::io::Error },
+    #[error("cannot write the value file: {0}")]
+    Write(#[from] jewelbot_plugin::files::FileError),
     #[error(
         "not a jewelbot value file (it does not start with {:?})",
         String::from_utf8_lossy(MAGIC)
@@ -150,11 +150,11 @@ impl ValueNetwork {
 
     /// Writes a value file (to a temporary name first, so a crash never leaves half a file).
     pub fn save(&self, path: &Path) -> Result<(), ValueFileError> {
-        let error = |error| ValueFileError::Write {
-            path: path.display().to_string(),
-            error,
-        };
-        crate::engine::eval::write_whole(path, &self.to_bytes()).map_err(error)
+        Ok(jewelbot_plugin::files::write_file(
+            path,
+            &self.to_bytes(),
+            true,
+        )?)
     }
 }
 

@@ -13,30 +13,57 @@ use std::path::{Path, PathBuf};
 /// Why a file could not be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum FileError {
+    /// Nothing at the path.
     #[error("{what} not found: {}", path.display())]
-    NotFound { what: &'static str, path: PathBuf },
+    NotFound {
+        /// What the file was to be ("ROM", "save state").
+        what: &'static str,
+        /// The path named.
+        path: PathBuf,
+    },
+    /// A directory, FIFO, socket or device where a regular file was expected.
     #[error("{} is {kind}, not a {what} file", path.display())]
     NotRegular {
+        /// What the file was to be.
         what: &'static str,
+        /// The path named.
         path: PathBuf,
+        /// What it is, in words.
         kind: &'static str,
     },
+    /// Larger than any file of its kind.
     #[error("{} is {len} bytes, more than any {what} ({max} bytes at most)", path.display())]
     TooLarge {
+        /// What the file was to be.
         what: &'static str,
+        /// The path named.
         path: PathBuf,
+        /// Its length.
         len: u64,
+        /// The most a file of its kind may have.
         max: u64,
     },
+    /// An output would replace a file it may not.
     #[error("{} exists; pass --force to replace it", path.display())]
-    Exists { path: PathBuf },
+    Exists {
+        /// The output's path.
+        path: PathBuf,
+    },
+    /// A file written again and again was replaced by someone else meanwhile.
     #[error("{} was replaced by another program since this run began or last wrote it; it is kept, and the run stops", path.display())]
-    Replaced { path: PathBuf },
+    Replaced {
+        /// The output's path.
+        path: PathBuf,
+    },
+    /// The system refused.
     #[error("cannot {action} {}: {error}", path.display())]
     Io {
+        /// "read", "write", "create".
         action: &'static str,
+        /// The path named.
         path: PathBuf,
-        // Not a `source`: the message says it, and an error chain would say it twice.
+        /// The system's reason. Not a `source`: the message says it, and an error chain
+        /// would say it twice.
         error: std::io::Error,
     },
 }
@@ -224,24 +251,51 @@ impl PendingFile {
         let file = out.into_inner().map_err(|e| io("write", e.into_error()))?;
         file.sync_all().map_err(|e| io("write", e))?;
         drop(file);
-        if self.replace {
-            return fs::rename(&self.partial, &self.path).map_err(|e| io("write", e));
-        }
-        // A hard link fails if the name is taken, where a rename would replace it.
-        match fs::hard_link(&self.partial, &self.path) {
-            Ok(()) => Ok(()),
-            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
-                Err(FileError::Exists {
-                    path: self.path.clone(),
-                })
-            }
-            // A file system without hard links: take the name only if it is still free.
-            Err(_) if fs::symlink_metadata(&self.path).is_err() => {
-                fs::rename(&self.partial, &self.path).map_err(|e| io("write", e))
-            }
-            Err(error) => Err(io("write", error)),
-        }
+        put_in_place(&self.partial, &self.path, self.replace)
     }
+}
+
+/// Puts the whole file at `partial` at `path`: over the old one when `replace`, else only if no
+/// file has taken the name meanwhile.
+fn put_in_place(partial: &Path, path: &Path, replace: bool) -> Result<(), FileError> {
+    let io = |error| FileError::Io {
+        action: "write",
+        path: path.to_owned(),
+        error,
+    };
+    if replace {
+        return fs::rename(partial, path).map_err(io);
+    }
+    // A hard link fails if the name is taken, where a rename would replace it.
+    match fs::hard_link(partial, path) {
+        Ok(()) => Ok(()),
+        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => Err(FileError::Exists {
+            path: path.to_owned(),
+        }),
+        // A file system without hard links: take the name only if it is still free.
+        Err(_) if fs::symlink_metadata(path).is_err() => fs::rename(partial, path).map_err(io),
+        Err(error) => Err(io(error)),
+    }
+}
+
+/// Makes `path` whole or not at all with a writer that wants a path of its own (a plotting
+/// library choosing the format from the extension): `write` makes the file at a hidden name
+/// beside `path` with the same extension, which is put in place once written, over an old file
+/// only when `replace`. A failed write leaves `path` as it was and no hidden file.
+pub fn write_whole_with<E: From<FileError>>(
+    path: &Path,
+    replace: bool,
+    write: impl FnOnce(&Path) -> Result<(), E>,
+) -> Result<(), E> {
+    let name = output_name(path);
+    let (stem, extension) = name.rsplit_once('.').unwrap_or((&name, ""));
+    let partial = path.with_file_name(format!(
+        ".{stem}.{}.partial.{extension}",
+        std::process::id()
+    ));
+    let written = write(&partial).and_then(|()| Ok(put_in_place(&partial, path, replace)?));
+    let _ = fs::remove_file(&partial);
+    written
 }
 
 impl Write for PendingFile {
@@ -367,6 +421,7 @@ impl Rewritten {
         }
     }
 
+    /// The path it writes.
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -449,6 +504,44 @@ mod tests {
     }
 
     #[cfg(target_os = "linux")]
+    /// A writer that wants a path gets one with the file's extension; what it wrote lands
+    /// whole, an existing file is kept unless replacing, and a failed write leaves nothing.
+    #[test]
+    fn a_writer_with_its_own_path_lands_whole_or_not_at_all() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("plot.svg");
+        let mut seen = PathBuf::new();
+        write_whole_with::<FileError>(&path, false, |partial| {
+            seen = partial.to_owned();
+            fs::write(partial, "new").map_err(|error| FileError::Io {
+                action: "write",
+                path: partial.to_owned(),
+                error,
+            })
+        })
+        .expect("written");
+        assert_eq!(seen.extension().and_then(|e| e.to_str()), Some("svg"));
+        assert_eq!(fs::read_to_string(&path).expect("read"), "new");
+        let again = write_whole_with::<FileError>(&path, false, |partial| {
+            fs::write(partial, "other").map_err(|error| FileError::Io {
+                action: "write",
+                path: partial.to_owned(),
+                error,
+            })
+        });
+        assert!(matches!(again, Err(FileError::Exists { .. })), "{again:?}");
+        let failed = write_whole_with::<FileError>(&path, true, |partial| {
+            fs::write(partial, "half").expect("partial");
+            Err(FileError::Replaced {
+                path: partial.to_owned(),
+            })
+        });
+        assert!(failed.is_err());
+        assert_eq!(fs::read_to_string(&path).expect("read"), "new");
+        let left = fs::read_dir(dir.path()).expect("list").count();
+        assert_eq!(left, 1, "only the file itself");
+    }
+
     #[test]
     fn hidden_files_a_killed_run_left_are_cleared_and_a_live_ones_kept() {
         let dir = tempfile::tempdir().expect("temp dir");
