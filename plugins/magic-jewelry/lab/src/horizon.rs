@@ -825,10 +825,17 @@ fn reference(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
             )?;
         } else {
             let reached: Vec<String> = e.level_chances.iter().map(|c| format!("{c:.4}")).collect();
+            let bound = e.life_at_least.map_or(String::new(), |life| {
+                format!(
+                    "; a bound instead: the mean life is at least {life:.4e} columns (95%, the \
+                     last level's chance below 3 / its trials)"
+                )
+            });
             writeln!(
                 out,
                 "estimate (seed {seed}): no trial reached the game over, so no estimate: each \
-                 level's share {}; more trials (--trials, or --reach K for the rare levels) reach further; {set}",
+                 level's share {}{bound}; more trials (--trials, or --reach K for the rare \
+                 levels) reach further; {set}",
                 reached.join(", ")
             )?;
         }

@@ -120,6 +120,10 @@ pub struct Estimate {
     pub level_chances: Vec<f64>,
     /// The chance that a departure from the safe set ends the game.
     pub chance: f64,
+    /// When no trial reached the game over but every replication reached the last level: a
+    /// 95% lower bound on the mean life, taking the last level's chance at the rule of three's
+    /// 3 / n (n: the trials made from it) and the other levels' at their estimates.
+    pub life_at_least: Option<f64>,
     /// Columns between two departures.
     pub columns_per_departure: f64,
     /// Game overs met while counting departures (the direct estimate's share).
@@ -259,6 +263,8 @@ struct Replication {
     departures: u64,
     game_overs: u64,
     level_chances: Vec<f64>,
+    /// Trials made at each level.
+    level_trials: Vec<usize>,
     chance: f64,
     played: u64,
 }
@@ -281,6 +287,7 @@ fn replicate(
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5EED_0F5B_1177);
     let mut pool = counted.entrances;
     let mut level_chances = Vec::new();
+    let mut level_trials = Vec::new();
     let mut chance = 1.0;
     let mut played = counted.columns;
     // The levels, then the game over.
@@ -312,6 +319,7 @@ fn replicate(
         }
         let share = level_share(reached.len(), tried, config);
         level_chances.push(share);
+        level_trials.push(tried);
         chance *= share;
         pool = reached;
     }
@@ -320,6 +328,7 @@ fn replicate(
         departures: counted.departures,
         game_overs: counted.game_overs,
         level_chances,
+        level_trials,
         chance,
         played,
     }
@@ -412,6 +421,9 @@ pub fn estimate(make: &(dyn Fn() -> Box<dyn Player> + Sync), config: &Config) ->
         (f64::INFINITY, f64::INFINITY)
     };
     let level_count = levels.len() + 1;
+    let life_at_least = (chance == 0.0)
+        .then(|| life_bound(&replications, level_count, per_departure))
+        .flatten();
     let level_chances = (0..level_count)
         .map(|k| {
             let shares: Vec<f64> = replications
@@ -429,10 +441,27 @@ pub fn estimate(make: &(dyn Fn() -> Box<dyn Player> + Sync), config: &Config) ->
         levels,
         level_chances,
         chance,
+        life_at_least,
         columns_per_departure: per_departure,
         direct_game_overs: replications.iter().map(|r| r.game_overs).sum(),
         columns_played: config.direct_columns + replications.iter().map(|r| r.played).sum::<u64>(),
     }
+}
+
+/// [`Estimate::life_at_least`]: with every replication at the last level and none past it,
+/// the last level's chance is below 3 / n at 95% (n: its trials over all replications).
+fn life_bound(replications: &[Replication], level_count: usize, per_departure: f64) -> Option<f64> {
+    let last = level_count - 1;
+    let mut before = Vec::new();
+    let mut trials = 0;
+    for r in replications {
+        let tried = *r.level_trials.get(last)?;
+        trials += tried;
+        before.push(r.level_chances[..last].iter().product::<f64>());
+    }
+    let (reach_last, _) = mean_and_error(&before);
+    let chance = reach_last * 3.0 / trials.max(1) as f64;
+    (chance > 0.0).then(|| per_departure / chance)
 }
 
 /// Lives counted directly: the mean columns to game over of `games` games from an empty board,
@@ -545,6 +574,35 @@ mod tests {
         assert_eq!(level_share(10, 500, &config), 9.0 / 499.0);
         assert_eq!(level_share(30, 100, &config), 0.3);
         assert_eq!(level_share(3, 1_000, &config), 0.003);
+    }
+
+    /// No trial past the last level: the rule of three bounds its chance, so the life has a
+    /// lower bound, unless a replication never got there.
+    #[test]
+    fn a_last_level_nobody_passed_bounds_the_life_from_below() {
+        let replication = |chances: Vec<f64>, trials: Vec<usize>| Replication {
+            columns: 1_000,
+            departures: 10,
+            game_overs: 0,
+            level_chances: chances,
+            level_trials: trials,
+            chance: 0.0,
+            played: 0,
+        };
+        let both = [
+            replication(vec![0.5, 0.1, 0.0], vec![100, 100, 1_000]),
+            replication(vec![0.5, 0.1, 0.0], vec![100, 100, 1_000]),
+        ];
+        let life = life_bound(&both, 3, 100.0).expect("a bound");
+        assert!(
+            (life - 100.0 / (0.05 * 3.0 / 2_000.0)).abs() < 1e-6,
+            "{life}"
+        );
+        let one_short = [
+            replication(vec![0.5, 0.1, 0.0], vec![100, 100, 1_000]),
+            replication(vec![0.5, 0.0], vec![100, 100]),
+        ];
+        assert_eq!(life_bound(&one_short, 3, 100.0), None);
     }
 
     #[test]
