@@ -10,7 +10,7 @@
 //! - [`audio`] and [`ring`]: sound through `cpal`.
 //! - [`input`]: key and gamepad bindings. [`pacing`]: frame timing.
 //! - [`screenshot`], [`states`]: files the frontend writes.
-//! - [`trial`]: the window's own benchmark of what its parts cost.
+//! - [`fps_trial`]: the window's own benchmark of what its parts cost.
 //!
 //! The frontend knows nothing about any particular game: it draws what plug-ins publish. The
 //! window itself (`app`, `presenter`, `audio`, `input`) comes with the `window` feature; the
@@ -25,6 +25,7 @@ pub mod changes;
 pub mod compose;
 pub mod dashboard;
 pub mod font;
+pub mod fps_trial;
 #[cfg(feature = "window")]
 pub mod input;
 pub mod layout;
@@ -35,7 +36,6 @@ pub mod presenter;
 pub mod ring;
 pub mod screenshot;
 pub mod states;
-pub mod trial;
 pub mod view;
 
 #[cfg(feature = "window")]
@@ -75,7 +75,7 @@ pub struct Options {
     /// A signal closes the window as its close button does (the movie and GIF are written).
     pub interrupt: crate::interrupt::Interrupt,
     /// Measure for this many seconds what the window's parts cost the emulator, print it and
-    /// close ([`trial`]).
+    /// close ([`fps_trial`]).
     pub fps_trial: Option<u32>,
 }
 

@@ -3,7 +3,7 @@
 
 mod checkpoint;
 mod state_file;
-mod trial;
+mod state_trial;
 
 pub use checkpoint::SavedOption;
 pub use state_file::{
@@ -11,7 +11,7 @@ pub use state_file::{
     reseal_extras as reseal_checkpoint_extras, Decoded, StateFileError, StateHeader,
     CHECKPOINT_FORMAT, FORMAT_VERSION, HOST_VERSION, MAX_FILE_LEN as MAX_STATE_FILE_LEN,
 };
-pub use trial::TrialError;
+pub use state_trial::TrialError;
 
 use crate::files;
 use crate::movie::deck::MovieDeck;
@@ -563,7 +563,7 @@ impl Session {
             Some(extras) => self.checked_snapshots(extras)?,
             None => Vec::new(),
         };
-        let mut restored = trial::restore_on_copy(&self.deck, decoded.payload)?;
+        let mut restored = state_trial::restore_on_copy(&self.deck, decoded.payload)?;
         // A state may keep the settings it was saved with; ours are the session's.
         restored.set_concurrent_dpad(true);
         restored.set_headless_mode(self.headless);

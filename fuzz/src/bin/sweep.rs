@@ -25,7 +25,7 @@ static PANICS: AtomicU64 = AtomicU64::new(0);
 /// Panics of the emulator core on a forged state while the state was tried on a copy of the
 /// console: contained by design (the state is refused), counted apart.
 static TRIAL_PANICS: AtomicU64 = AtomicU64::new(0);
-/// The thread on which a state is tried (`src/session/trial.rs`).
+/// The thread on which a state is tried (`src/session/state_trial.rs`).
 const TRIAL_THREAD: &str = "state-trial";
 
 fn main() -> ExitCode {

@@ -6,9 +6,6 @@ use std::fmt;
 
 pub use crate::game_view::Jewels;
 
-/// The playfield as the scenarios set it up and read it back.
-pub type Board = Grid;
-
 impl Grid {
     /// Rows given bottom up to row 12: the last string is row 12, the one before row 11...
     /// `.` is empty, `1`-`6` colours, `X` wild.
@@ -63,7 +60,7 @@ mod tests {
 
     #[test]
     fn rows_are_read_bottom_up() {
-        let board = Board::from_rows(&["..2...", "1X...6"]);
+        let board = Grid::from_rows(&["..2...", "1X...6"]);
         assert_eq!(board.get(12, 0), 1);
         assert_eq!(board.get(12, 1), 7);
         assert_eq!(board.get(12, 5), 6);
@@ -71,7 +68,7 @@ mod tests {
         assert_eq!(board.get(13, 0), 0);
         assert_eq!(board.jewels(), 4);
         assert_eq!(board.to_string(), "[..2... / 1X...6]");
-        assert_eq!(Board::default().to_string(), "[empty]");
+        assert_eq!(Grid::default().to_string(), "[empty]");
     }
 
     #[test]
@@ -79,7 +76,7 @@ mod tests {
         let mut ram = [0u8; 0x800];
         ram[map::cell_address(-2, 3) as usize] = 4;
         ram[map::cell_address(12, 0) as usize] = 5;
-        let board = Board::from_ram(&ram);
+        let board = Grid::from_ram(&ram);
         assert_eq!(board.get(-2, 3), 4);
         assert_eq!(board.get(12, 0), 5);
         assert_eq!(board.to_string().matches('/').count(), 14);

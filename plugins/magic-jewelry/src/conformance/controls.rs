@@ -1,8 +1,8 @@
 //! Power-on, the title, the column generator, the spawn, gravity and the controls: positions
 //! and frame counts as the real game's recordings show them.
 
-use super::board::Board;
 use super::driver::{ensure, Check, Driver, Fact, FIRST_SPEED};
+use crate::game_view::Grid;
 use crate::memory_map as map;
 use jewelbot_plugin::Buttons;
 
@@ -15,8 +15,8 @@ fn both(a: Buttons, b: Buttons) -> Buttons {
 
 /// A stack in `column` from row `top` to the floor, in colours that make no line with
 /// anything of the same pattern (see [`filler`]).
-pub fn stack(column: usize, top: i8) -> Board {
-    let mut board = Board::default();
+pub fn stack(column: usize, top: i8) -> Grid {
+    let mut board = Grid::default();
     for row in top..=12 {
         board.set(row, column, filler(row, column));
     }
@@ -276,7 +276,7 @@ pub fn auto_repeat_after_spawn(d: &mut Driver<'_>) -> Check {
 }
 
 pub fn auto_repeat_through_spawn(d: &mut Driver<'_>) -> Check {
-    d.set_board(&Board::from_rows(&["11...."]));
+    d.set_board(&Grid::from_rows(&["11...."]));
     d.set_current([2, 3, 1]);
     d.move_to(2)?;
     d.step(Buttons::NONE)?;

@@ -1,7 +1,8 @@
 //! Drives a console through a scenario with nothing but the documented RAM map and the
 //! controller, so the same scenarios run on Magic Jewelry and on the open cartridge.
 
-use super::board::{Board, Jewels};
+use super::board::Jewels;
+use crate::game_view::Grid;
 use crate::memory_map::{self as map};
 use jewelbot_plugin::{Buttons, Machine, MachineError};
 use std::fmt::Debug;
@@ -205,8 +206,8 @@ impl<'m> Driver<'m> {
     }
 
     /// The playfield as RAM holds it, falling column included.
-    pub fn board(&self) -> Board {
-        Board::from_ram(self.machine.ram())
+    pub fn board(&self) -> Grid {
+        Grid::from_ram(self.machine.ram())
     }
 
     pub fn cell(&self, row: i8, column: u8) -> u8 {
@@ -333,7 +334,7 @@ impl<'m> Driver<'m> {
     }
 
     /// The board without the falling column's three cells.
-    pub fn board_without_column(&self) -> Board {
+    pub fn board_without_column(&self) -> Grid {
         let column = self.column();
         let mut board = self.board();
         if column.x <= 5 && column.y <= 12 {
@@ -354,7 +355,7 @@ impl<'m> Driver<'m> {
     }
 
     /// Writes every visible cell of `board` except the falling column's.
-    pub fn set_board(&mut self, board: &Board) {
+    pub fn set_board(&mut self, board: &Grid) {
         let column = self.column();
         for row in 0..=12i8 {
             for c in 0..map::COLUMNS as u8 {

@@ -5,9 +5,10 @@
 //! starts, the score added when its animation ends 85 frames later, and the board when the
 //! next column spawns the frame after.
 
-use super::board::{Board, Jewels};
+use super::board::Jewels;
 use super::controls::filler;
 use super::driver::{ensure, Check, Driver, Fact, Resolution};
+use crate::game_view::Grid;
 use crate::memory_map as map;
 
 /// Frames allowed from the drop to the next spawn: two match steps and the drop.
@@ -120,7 +121,7 @@ pub const CHAIN: MatchCase = MatchCase {
 /// Sets up `case`, drops the column and resolves the board.
 pub fn play_case(d: &mut Driver<'_>, case: &MatchCase) -> Check<Resolution> {
     d.set_current(case.current);
-    d.set_board(&Board::from_rows(case.board));
+    d.set_board(&Grid::from_rows(case.board));
     d.move_to(case.x)?;
     let resolution = d.drop_and_resolve(RESOLVE_FRAMES)?;
     ensure!(
@@ -179,7 +180,7 @@ pub fn check_case(d: &mut Driver<'_>, case: &MatchCase) -> Check {
         Some(1),
         0,
         0,
-        Board::from_rows(case.after).to_string(),
+        Grid::from_rows(case.after).to_string(),
     );
     Ok(Fact::compare(expected, measure(d, &resolution)))
 }
@@ -222,7 +223,7 @@ pub fn combo(d: &mut Driver<'_>) -> Check {
         combos.push(d.byte(map::COMBO));
     }
     // A lock without a match.
-    d.set_board(&Board::default());
+    d.set_board(&Grid::default());
     d.move_to(5)?;
     let quiet = d.drop_and_resolve(RESOLVE_FRAMES)?;
     ensure!(quiet.steps.is_empty(), "the quiet drop matched: {quiet:?}");
@@ -235,7 +236,7 @@ pub fn combo(d: &mut Driver<'_>) -> Check {
 
 /// A match of 3 with the column's bottom on row 3 and the combo counter at 9: 9 + 190·3.
 pub fn high_lock_bonus(d: &mut Driver<'_>) -> Check {
-    let mut board = Board::from_rows(&[]);
+    let mut board = Grid::from_rows(&[]);
     for row in 4..=12 {
         for column in 0..3 {
             board.set(row, column, filler(row, column));
@@ -259,7 +260,7 @@ pub fn high_lock_bonus(d: &mut Driver<'_>) -> Check {
 pub fn row_minus_2_erased(d: &mut Driver<'_>) -> Check {
     d.set_current([2, 3, 1]);
     d.move_to(0)?;
-    let mut board = Board::default();
+    let mut board = Grid::default();
     for row in 1..=12 {
         for column in 0..3 {
             board.set(row, column, filler(row, column));

@@ -15,7 +15,6 @@ mod driver;
 mod matches;
 mod special;
 
-pub use board::Board;
 pub use driver::{Check, Driver, Fact, Failure};
 
 use jewelbot_plugin::Machine;

@@ -1,10 +1,10 @@
 //! The wild column, levels and speeds, counters rolling over, game over and continue, pause, and
 //! a spawn over a full column.
 
-use super::board::Board;
 use super::controls::{filler, stack};
 use super::driver::{ensure, Check, Driver, Fact};
 use super::matches::{play_case, HORIZONTAL, RESOLVE_FRAMES};
+use crate::game_view::Grid;
 use crate::game_view::Jewels;
 use crate::memory_map as map;
 use jewelbot_plugin::Buttons;
@@ -67,7 +67,7 @@ pub fn wild_on_floor(d: &mut Driver<'_>) -> Check {
         (
             vec![3],
             330,
-            Board::from_rows(&["..2...", "..3..."]).to_string(),
+            Grid::from_rows(&["..2...", "..3..."]).to_string(),
             2,
             [(0, 63), (1, 52)],
             1,
@@ -85,7 +85,7 @@ pub fn wild_on_floor(d: &mut Driver<'_>) -> Check {
 
 pub fn wild_on_jewel(d: &mut Driver<'_>) -> Check {
     bring_wild(d)?;
-    d.set_board(&Board::from_rows(&["...1..", "121312"]));
+    d.set_board(&Grid::from_rows(&["...1..", "121312"]));
     let resolution = d.drop_and_resolve(RESOLVE_FRAMES)?;
     ensure!(
         resolution.spawn.is_some(),
@@ -98,7 +98,7 @@ pub fn wild_on_jewel(d: &mut Driver<'_>) -> Check {
         (
             vec![7],
             1872,
-            Board::from_rows(&[".2.3.2"]).to_string(),
+            Grid::from_rows(&[".2.3.2"]).to_string(),
             [(0, 63), (1, 52)],
         ),
         (resolution.counts(), resolution.score, board, levels),
@@ -152,8 +152,8 @@ pub fn level_counter(d: &mut Driver<'_>) -> Check {
 }
 
 /// The pattern the real game's recording pokes at a spawn: rows 1-12 full, no line anywhere.
-fn full_board() -> Board {
-    let mut board = Board::default();
+fn full_board() -> Grid {
+    let mut board = Grid::default();
     for row in 1..=12i8 {
         for column in 0..6 {
             let pair = [[2, 4], [3, 1], [4, 2], [1, 3]][(row as usize - 1) % 4];
@@ -412,7 +412,7 @@ pub fn pause(d: &mut Driver<'_>) -> Check {
 
 pub fn pause_during_clear(d: &mut Driver<'_>) -> Check {
     d.set_current(HORIZONTAL.current);
-    d.set_board(&Board::from_rows(HORIZONTAL.board));
+    d.set_board(&Grid::from_rows(HORIZONTAL.board));
     d.move_to(HORIZONTAL.x)?;
     d.step(Buttons::NONE)?;
     let start = d.until("the match", 40, Buttons::DOWN, Driver::clearing)?;
