@@ -101,8 +101,6 @@ fn command_line_error(error: &clap::Error) -> ExitCode {
 }
 
 fn run(cli: Cli, plugins: &Plugins, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
-    // Refuse bad plug-in settings before any ROM is opened.
-    plugins.build()?;
     match cli.command {
         None => play::play(&cli.play, plugins),
         Some(Command::Run(args)) => {
@@ -111,7 +109,7 @@ fn run(cli: Cli, plugins: &Plugins, out: &mut dyn Write) -> anyhow::Result<ExitC
                 video: args.gif.is_some(),
                 ..SessionConfig::default()
             };
-            let mut session = open_session_with(&args.game, plugins, config)?;
+            let mut session = open_session_with(&args.game, plugins.build()?, config)?;
             report_messages(&mut session);
             run::run(
                 &args,

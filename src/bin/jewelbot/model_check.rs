@@ -33,7 +33,8 @@ pub fn model_check(
         video: false,
         ..SessionConfig::default()
     };
-    let mut session = Session::new(open_rom(args.rom.as_deref())?, plugins.build()?, config)?;
+    let built = plugins.build()?;
+    let mut session = Session::new(open_rom(args.rom.as_deref())?, built, config)?;
     session.set_control(Control::Plugins);
     let frames = args
         .frames

@@ -31,7 +31,8 @@ pub fn play(args: &PlayArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
         fps_trial: window.fps_trial,
     };
     let interrupt = options.interrupt.clone();
-    // Files are refused before the window opens.
+    // Settings and files are refused before the window opens.
+    let built = plugins.build()?;
     let outputs: Vec<Output> = [
         ("--record-movie", &window.record_movie),
         ("--gif", &window.gif),
@@ -48,7 +49,7 @@ pub fn play(args: &PlayArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
         jewelbot::movie::file::read(path)?;
     }
     jewelbot::frontend::run(options, |config| {
-        let mut session = crate::setup::open_session_with(&args.game, plugins, config)?;
+        let mut session = crate::setup::open_session_with(&args.game, built, config)?;
         // Played in real time: the plug-ins keep up by time, and a frame they hold up too long
         // is lost to them.
         session

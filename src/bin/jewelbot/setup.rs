@@ -26,6 +26,7 @@ pub struct Plugins {
 
 impl Plugins {
     /// Fresh plug-ins with the settings applied; a refused setting is an error naming its flag.
+    /// A command builds them once, for its session.
     pub fn build(&self) -> anyhow::Result<Vec<Box<dyn Plugin>>> {
         let mut list = plugins();
         for (name, value) in &self.settings {
@@ -51,18 +52,19 @@ pub fn open_rom(path: Option<&Path>) -> anyhow::Result<RomImage> {
 }
 
 pub fn open_session(game: &GameArgs, plugins: &Plugins) -> anyhow::Result<Session> {
-    open_session_with(game, plugins, SessionConfig::default())
+    open_session_with(game, plugins.build()?, SessionConfig::default())
 }
 
-/// A session with the frontend's audio settings, the controller with the AI or the person as
+/// A session of `plugins` (built once, by the caller: bad settings are refused before any ROM
+/// is opened) with the frontend's audio settings, the controller with the AI or the person as
 /// `--ai` says.
 pub fn open_session_with(
     game: &GameArgs,
-    plugins: &Plugins,
+    plugins: Vec<Box<dyn Plugin>>,
     config: SessionConfig,
 ) -> anyhow::Result<Session> {
     let rom = open_rom(game.rom.as_deref())?;
-    let mut session = Session::new(rom, plugins.build()?, config)?;
+    let mut session = Session::new(rom, plugins, config)?;
     session.set_control(match game.ai {
         Switch::On => Control::Plugins,
         Switch::Off => Control::Manual,
