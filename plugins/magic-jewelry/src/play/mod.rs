@@ -547,8 +547,8 @@ impl Player {
         self.hand.replans += 1;
     }
 
-    /// A decision carried out from where the column is now: its buttons are found again from
-    /// the column's present state.
+    /// A decision carried out from where the column is now: the search's buttons when the
+    /// column has not moved since the question, else found again from its present state.
     fn plan_from(&mut self, answer: Answer, question: &Question) -> Outcome {
         let Some(mut decision) = answer.decision else {
             // Stuck where it was asked; from anywhere else the column may still move.
@@ -558,11 +558,18 @@ impl Player {
                 Outcome::Stale
             };
         };
-        let placements = reachable(&question.board, question.start, question.input);
-        let Some(index) = placements.find(decision.x, decision.arrangement) else {
-            return Outcome::Stale;
-        };
-        decision.timeline = placements.timeline(index);
+        // The search's timeline holds while the column is where it was asked about; from
+        // anywhere else the path is found again.
+        let asked = &answer.question;
+        let moved = (asked.board, asked.start, asked.input)
+            != (question.board, question.start, question.input);
+        if moved {
+            let placements = reachable(&question.board, question.start, question.input);
+            let Some(index) = placements.find(decision.x, decision.arrangement) else {
+                return Outcome::Stale;
+            };
+            decision.timeline = placements.timeline(index);
+        }
         let mut plan = Plan::new(&decision, question.current, question.start);
         if let Some((long, short)) = answer.explanation {
             plan.explanation = Some(long);
