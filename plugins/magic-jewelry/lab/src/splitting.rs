@@ -120,9 +120,9 @@ pub struct Estimate {
     pub level_chances: Vec<f64>,
     /// The chance that a departure from the safe set ends the game.
     pub chance: f64,
-    /// When no trial reached the game over but every replication reached the last level: a
-    /// 95% lower bound on the mean life, taking the last level's chance at the rule of three's
-    /// 3 / n (n: the trials made from it) and the other levels' at their estimates.
+    /// When no trial reached the game over but some reached the last level: a 95% lower bound
+    /// on the mean life, taking the last level's chance at the rule of three's 3 / n (n: the
+    /// trials made from it) and the other levels' at their estimates.
     pub life_at_least: Option<f64>,
     /// Columns between two departures.
     pub columns_per_departure: f64,
@@ -448,20 +448,21 @@ pub fn estimate(make: &(dyn Fn() -> Box<dyn Player> + Sync), config: &Config) ->
     }
 }
 
-/// [`Estimate::life_at_least`]: with every replication at the last level and none past it,
-/// the last level's chance is below 3 / n at 95% (n: its trials over all replications).
+/// [`Estimate::life_at_least`]: no trial passed the last level, so its chance is below 3 / n at
+/// 95% (n: its trials over the replications that got there); the chance of getting there is
+/// the replications' mean, those that stopped short counting as 0.
 fn life_bound(replications: &[Replication], level_count: usize, per_departure: f64) -> Option<f64> {
     let last = level_count - 1;
     let mut before = Vec::new();
     let mut trials = 0;
     for r in replications {
-        let tried = *r.level_trials.get(last)?;
-        trials += tried;
-        before.push(r.level_chances[..last].iter().product::<f64>());
+        trials += r.level_trials.get(last).copied().unwrap_or(0);
+        let reached = &r.level_chances[..last.min(r.level_chances.len())];
+        before.push(reached.iter().product::<f64>());
     }
     let (reach_last, _) = mean_and_error(&before);
-    let chance = reach_last * 3.0 / trials.max(1) as f64;
-    (chance > 0.0).then(|| per_departure / chance)
+    let chance = reach_last * 3.0 / trials as f64;
+    (trials > 0 && chance > 0.0).then(|| per_departure / chance)
 }
 
 /// Lives counted directly: the mean columns to game over of `games` games from an empty board,
@@ -577,7 +578,7 @@ mod tests {
     }
 
     /// No trial past the last level: the rule of three bounds its chance, so the life has a
-    /// lower bound, unless a replication never got there.
+    /// lower bound, as long as some replication got there.
     #[test]
     fn a_last_level_nobody_passed_bounds_the_life_from_below() {
         let replication = |chances: Vec<f64>, trials: Vec<usize>| Replication {
@@ -598,11 +599,18 @@ mod tests {
             (life - 100.0 / (0.05 * 3.0 / 2_000.0)).abs() < 1e-6,
             "{life}"
         );
+        // A replication that stopped short counts as never getting there.
         let one_short = [
             replication(vec![0.5, 0.1, 0.0], vec![100, 100, 1_000]),
             replication(vec![0.5, 0.0], vec![100, 100]),
         ];
-        assert_eq!(life_bound(&one_short, 3, 100.0), None);
+        let life = life_bound(&one_short, 3, 100.0).expect("a bound");
+        assert!(
+            (life - 100.0 / (0.025 * 3.0 / 1_000.0)).abs() < 1e-6,
+            "{life}"
+        );
+        let none_there = [replication(vec![0.5, 0.0], vec![100, 100])];
+        assert_eq!(life_bound(&none_there, 3, 100.0), None);
     }
 
     #[test]
