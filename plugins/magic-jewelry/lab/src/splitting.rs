@@ -77,6 +77,7 @@ pub struct Config {
     /// Go on past `trials` at a level until this many trials have reached the next one (or
     /// `most_trials` were made): the rarest levels get the effort they need. 0: fixed effort.
     pub reach: usize,
+    /// The most trials a level may take with `reach`.
     pub most_trials: usize,
     pub replications: usize,
     /// Rows between two levels.
