@@ -79,6 +79,28 @@ impl Game {
         }
     }
 
+    /// The real game at a spawn, from what decides its future: the board, both columns, the
+    /// generator's place in its 2,048-jewel cycle and the counters. Any generator state with
+    /// that place makes the same columns (the colours depend on the state mod 2048, which the
+    /// generator's steps keep to themselves), so this game plays on exactly as the one the
+    /// place was read from.
+    pub fn at_spawn(
+        board: Board,
+        current: Column,
+        next: Column,
+        cycle_position: u16,
+        counters: Counters,
+    ) -> Self {
+        Self {
+            rules: RuleSet::Real,
+            board,
+            generator: ColumnGenerator::Game(GameGenerator::new(cycle_position & 0x7ff)),
+            current,
+            next,
+            counters,
+        }
+    }
+
     /// A branch of this game: the same board, counters and known columns, the columns after
     /// them drawn from `seed`. Only under the reference rules' independent colours, where the
     /// columns to come are anyone's guess; the real game's are fixed by its generator.

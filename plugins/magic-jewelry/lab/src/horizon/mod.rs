@@ -12,10 +12,13 @@
 //! game goes on for ever**. This command plays from a start until one of the two happens, and
 //! checks a cycle it finds by playing one more period and comparing every state.
 
+mod checkpoint;
+
 use crate::args::Workers;
 use crate::runner::{foresee, objective_parser, rules_parser, spawn_question, SearchArgs};
 use crate::splitting::{self, Mixed, Player};
 use crate::{build_strategy, parse_ai, progress, with_threads, PLAYER};
+use checkpoint::Checkpoints;
 use clap::builder::TypedValueParser;
 use magic_jewelry::engine::search::parameters::LOCKSTEP_WORK;
 use magic_jewelry::engine::{
@@ -85,6 +88,14 @@ pub struct Args {
     /// where it stopped.
     #[arg(long, value_name = "FILE")]
     pub results: Option<PathBuf>,
+    /// Keep each start's game in progress in DIR (a file a start, written whole every
+    /// --checkpoint-every seconds), so that a start of hours resumes where it stopped when the
+    /// same command runs again; a decided start's file goes.
+    #[arg(long, value_name = "DIR")]
+    pub checkpoint: Option<PathBuf>,
+    /// Seconds between two checkpoints of a start.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub checkpoint_every: u64,
     #[command(flatten)]
     pub workers: Workers,
     /// Print the report as JSON.
@@ -367,6 +378,15 @@ impl Known {
     }
 }
 
+/// A start's game so far: the state before each column played, what each did, and the most
+/// jewels seen.
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub order: Vec<SpawnState>,
+    pub steps: Vec<Step>,
+    pub most_jewels: u32,
+}
+
 /// Plays from `state` until the game ends, a state repeats (then checked over one more
 /// period), or `max_columns` have been played; `tick` is called every 4,096 columns.
 pub fn play_start(
@@ -374,37 +394,66 @@ pub fn play_start(
     state: u16,
     max_columns: u64,
     known: &Known,
-    mut tick: impl FnMut(u64),
+    tick: impl FnMut(u64),
 ) -> Outcome {
-    let (outcome, order) = play_start_states(choose, state, max_columns, known, &mut tick);
-    known.learn(state, &order, &outcome);
+    play_start_from(
+        choose,
+        state,
+        max_columns,
+        known,
+        tick,
+        None,
+        &mut |_, _| {},
+    )
+}
+
+/// [`play_start`] going on from a game in progress (`resumed`: what a checkpoint kept, and the
+/// game at its state now), offering the progress to `save` every 4,096 columns.
+pub fn play_start_from(
+    choose: &mut Choose<'_>,
+    state: u16,
+    max_columns: u64,
+    known: &Known,
+    mut tick: impl FnMut(u64),
+    resumed: Option<(Progress, Game)>,
+    save: &mut dyn FnMut(&Progress, &Game),
+) -> Outcome {
+    let (outcome, progress) =
+        play_start_states(choose, state, max_columns, known, &mut tick, resumed, save);
+    known.learn(state, &progress.order, &outcome);
     outcome
 }
 
-/// [`play_start`], with the states the game went through.
+/// [`play_start_from`], with the states the game went through.
 fn play_start_states(
     choose: &mut Choose<'_>,
     state: u16,
     max_columns: u64,
     known: &Known,
     tick: &mut dyn FnMut(u64),
-) -> (Outcome, Vec<SpawnState>) {
+    resumed: Option<(Progress, Game)>,
+    save: &mut dyn FnMut(&Progress, &Game),
+) -> (Outcome, Progress) {
     let input = InputModel::FAST;
-    let mut game = Game::from_generator_state(state);
+    let (mut p, mut game) =
+        resumed.unwrap_or_else(|| (Progress::default(), Game::from_generator_state(state)));
     // Each state's column, by a 64-bit fingerprint (the full state is kept in `order`).
     let mut first_seen: HashMap<u64, u64> = HashMap::new();
-    let mut order: Vec<SpawnState> = Vec::new();
-    let mut steps: Vec<Step> = Vec::new();
-    let mut most_jewels = 0;
-    for column in 0..max_columns {
+    for (k, seen) in p.order.iter().enumerate() {
+        first_seen
+            .entry(known.fingerprint(seen))
+            .or_insert(k as u64);
+    }
+    for column in p.order.len() as u64..max_columns {
         let now = SpawnState::of(&game);
         let key = known.fingerprint(&now);
         if let Some(&first) = first_seen.get(&key) {
-            if order[first as usize] == now {
-                let outcome = checked_cycle(choose, game, input, first, column, &order, &steps);
-                return (outcome, order);
+            if p.order[first as usize] == now {
+                let outcome = checked_cycle(choose, game, input, first, column, &p.order, &p.steps);
+                return (outcome, p);
             }
         }
+        let most_jewels = p.most_jewels;
         match known.fate(key, &now) {
             Some(Fate::Perpetual { start, period }) => {
                 let outcome = Outcome::Joined {
@@ -413,38 +462,39 @@ fn play_start_states(
                     period,
                     most_jewels,
                 };
-                return (outcome, order);
+                return (outcome, p);
             }
             Some(Fate::Lost { columns }) => {
                 let outcome = Outcome::GameOver {
                     column: column + columns,
                     most_jewels,
                 };
-                return (outcome, order);
+                return (outcome, p);
             }
             None => {}
         }
         first_seen.entry(key).or_insert(column);
-        order.push(now);
+        p.order.push(now);
         let step = play_column(choose, &mut game, input);
-        most_jewels = most_jewels.max(step.jewels);
-        steps.push(step);
+        p.most_jewels = p.most_jewels.max(step.jewels);
+        p.steps.push(step);
         if step.lost {
             let outcome = Outcome::GameOver {
                 column,
-                most_jewels,
+                most_jewels: p.most_jewels,
             };
-            return (outcome, order);
+            return (outcome, p);
         }
         if column % 4096 == 4095 {
             tick(column + 1);
+            save(&p, &game);
         }
     }
     let outcome = Outcome::Undecided {
         columns: max_columns,
-        most_jewels,
+        most_jewels: p.most_jewels,
     };
-    (outcome, order)
+    (outcome, p)
 }
 
 /// The state at `first` came back at `again`: plays one more period from `again`, and it is a
@@ -628,7 +678,34 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
         .into_iter()
         .filter(|start| !held.contains_key(start))
         .collect();
+    // The checkpoints hold the game, not how long a start may play: a start undecided at
+    // one --max-columns goes on from its checkpoint at a larger one.
+    let checkpoints = match &args.checkpoint {
+        Some(dir) => {
+            let mut kept = settings.clone();
+            if let Some(map) = kept.as_object_mut() {
+                map.remove("max_columns");
+            }
+            let every = std::time::Duration::from_secs(args.checkpoint_every);
+            Some(Checkpoints::open(dir, kept, every)?)
+        }
+        None => None,
+    };
+    // Read before any start plays, so that a file that cannot be resumed stops the run first.
+    let mut resumable: HashMap<u16, Mutex<Option<(Progress, Game)>>> = HashMap::new();
+    if let Some(checkpoints) = &checkpoints {
+        for &start in &starts {
+            if let Some(resumed) = checkpoints.load(start)? {
+                resumable.insert(start, Mutex::new(Some(resumed)));
+            }
+        }
+    }
     let write_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let keep_error = |e: anyhow::Error| {
+        if let Ok(mut first) = write_error.lock() {
+            first.get_or_insert(e);
+        }
+    };
     let bar = progress::bar_if(
         !args.workers.quiet,
         starts.len() as u64 * args.max_columns,
@@ -647,8 +724,24 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
                 strategy.set_budget(Budget::work(Some(work)));
                 strategy.set_rules(RuleSet::Real);
                 let started = Instant::now();
-                let mut counted = 0;
-                let outcome = play_start(
+                let resumed = resumable
+                    .get(&state)
+                    .and_then(|r| r.lock().ok().and_then(|mut r| r.take()));
+                let mut counted = resumed.as_ref().map_or(0, |(p, _)| p.order.len() as u64);
+                bar.inc(counted);
+                let mut last_save = Instant::now();
+                let mut save = |progress: &Progress, game: &Game| {
+                    let Some(checkpoints) = &checkpoints else {
+                        return;
+                    };
+                    if checkpoints.due(last_save) {
+                        if let Err(e) = checkpoints.save(state, progress, game) {
+                            keep_error(e);
+                        }
+                        last_save = Instant::now();
+                    }
+                };
+                let outcome = play_start_from(
                     &mut choices_of(strategy.as_mut()),
                     state,
                     args.max_columns,
@@ -657,8 +750,15 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
                         bar.inc(columns - counted);
                         counted = columns;
                     },
+                    resumed,
+                    &mut save,
                 );
-                bar.inc(args.max_columns - counted);
+                bar.inc(args.max_columns.saturating_sub(counted));
+                if let Some(checkpoints) = &checkpoints {
+                    if !matches!(outcome, Outcome::Undecided { .. }) {
+                        checkpoints.remove(state);
+                    }
+                }
                 let result = StartResult {
                     generator_state: state,
                     outcome,
@@ -666,9 +766,7 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
                 };
                 if let Some(file) = &file {
                     if let Err(e) = file.append(&result) {
-                        if let Ok(mut first) = write_error.lock() {
-                            first.get_or_insert(e);
-                        }
+                        keep_error(e);
                     }
                 }
                 result
@@ -998,6 +1096,8 @@ mod tests {
             every_start: every,
             max_columns: 10,
             results: None,
+            checkpoint: None,
+            checkpoint_every: 300,
             workers: Workers::default(),
             json: false,
         };
@@ -1120,6 +1220,68 @@ mod tests {
                 period: 3
             })
         ));
+    }
+
+    /// A start stopped after its checkpoint and resumed from it goes through the very states
+    /// of one played straight through.
+    #[test]
+    fn a_start_resumed_from_its_checkpoint_plays_on_as_if_never_stopped() {
+        let dir = std::env::temp_dir().join(format!("horizon-checkpoint-{}", std::process::id()));
+        let settings = serde_json::json!({ "ai": "simple" });
+        let every = std::time::Duration::ZERO;
+        let checkpoints = Checkpoints::open(&dir, settings, every).expect("folder");
+        let ai = parse_ai("simple", None, RuleSet::Real).expect("simple");
+        let strategy = || {
+            build_strategy(
+                ai.strategy,
+                &ai.evaluation,
+                RuleSet::Real,
+                Objective::Survive,
+            )
+        };
+        let play = |columns: u64,
+                    resumed: Option<(Progress, Game)>,
+                    save: &mut dyn FnMut(&Progress, &Game)| {
+            let mut strategy = strategy();
+            let known = Known::default();
+            let mut choose = choices_of(strategy.as_mut());
+            play_start_states(
+                &mut choose,
+                POWER_ON_STATE,
+                columns,
+                &known,
+                &mut |_| {},
+                resumed,
+                save,
+            )
+        };
+        // Stopped at 5,000 columns, its last checkpoint at 4,096.
+        let mut save = |p: &Progress, g: &Game| {
+            checkpoints.save(POWER_ON_STATE, p, g).expect("saved");
+        };
+        play(5_000, None, &mut save);
+        let resumed = checkpoints
+            .load(POWER_ON_STATE)
+            .expect("read")
+            .expect("kept");
+        assert_eq!(resumed.0.order.len(), 4_096);
+        let (outcome, again) = play(8_000, Some(resumed), &mut |_, _| {});
+        let (straight_outcome, straight) = play(8_000, None, &mut |_, _| {});
+        assert_eq!(outcome, straight_outcome);
+        assert_eq!(again.order.len(), 8_000);
+        assert!(again.order == straight.order, "the resumed game parted");
+        let jewels = |p: &Progress| p.steps.iter().map(|s| s.jewels).collect::<Vec<_>>();
+        assert_eq!(jewels(&again), jewels(&straight));
+        // Another run's settings: refused, and the file kept.
+        let other =
+            Checkpoints::open(&dir, serde_json::json!({ "ai": "smart" }), every).expect("folder");
+        let refused = other
+            .load(POWER_ON_STATE)
+            .map(|_| ())
+            .expect_err("other settings");
+        assert!(refused.to_string().contains("other settings"), "{refused}");
+        assert!(checkpoints.load(POWER_ON_STATE).expect("read").is_some());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// The smart strategy goes on for the 2,000 columns allowed: undecided, with how full it
