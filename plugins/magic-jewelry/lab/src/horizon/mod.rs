@@ -403,12 +403,13 @@ pub fn play_start(
         known,
         tick,
         None,
-        &mut |_, _| {},
+        &mut |_, _, _| {},
     )
 }
 
 /// [`play_start`] going on from a game in progress (`resumed`: what a checkpoint kept, and the
-/// game at its state now), offering the progress to `save` every 4,096 columns.
+/// game at its state now), offering the progress to `save` every 4,096 columns, and once more
+/// (`true`: the last) when the start stops undecided, so that a later run can go on.
 pub fn play_start_from(
     choose: &mut Choose<'_>,
     state: u16,
@@ -416,7 +417,7 @@ pub fn play_start_from(
     known: &Known,
     mut tick: impl FnMut(u64),
     resumed: Option<(Progress, Game)>,
-    save: &mut dyn FnMut(&Progress, &Game),
+    save: &mut dyn FnMut(&Progress, &Game, bool),
 ) -> Outcome {
     let (outcome, progress) =
         play_start_states(choose, state, max_columns, known, &mut tick, resumed, save);
@@ -432,7 +433,7 @@ fn play_start_states(
     known: &Known,
     tick: &mut dyn FnMut(u64),
     resumed: Option<(Progress, Game)>,
-    save: &mut dyn FnMut(&Progress, &Game),
+    save: &mut dyn FnMut(&Progress, &Game, bool),
 ) -> (Outcome, Progress) {
     let input = InputModel::FAST;
     let (mut p, mut game) =
@@ -487,9 +488,10 @@ fn play_start_states(
         }
         if column % 4096 == 4095 {
             tick(column + 1);
-            save(&p, &game);
+            save(&p, &game, false);
         }
     }
+    save(&p, &game, true);
     let outcome = Outcome::Undecided {
         columns: max_columns,
         most_jewels: p.most_jewels,
@@ -730,11 +732,11 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
                 let mut counted = resumed.as_ref().map_or(0, |(p, _)| p.order.len() as u64);
                 bar.inc(counted);
                 let mut last_save = Instant::now();
-                let mut save = |progress: &Progress, game: &Game| {
+                let mut save = |progress: &Progress, game: &Game, last: bool| {
                     let Some(checkpoints) = &checkpoints else {
                         return;
                     };
-                    if checkpoints.due(last_save) {
+                    if last || checkpoints.due(last_save) {
                         if let Err(e) = checkpoints.save(state, progress, game) {
                             keep_error(e);
                         }
@@ -1241,7 +1243,7 @@ mod tests {
         };
         let play = |columns: u64,
                     resumed: Option<(Progress, Game)>,
-                    save: &mut dyn FnMut(&Progress, &Game)| {
+                    save: &mut dyn FnMut(&Progress, &Game, bool)| {
             let mut strategy = strategy();
             let known = Known::default();
             let mut choose = choices_of(strategy.as_mut());
@@ -1255,9 +1257,12 @@ mod tests {
                 save,
             )
         };
-        // Stopped at 5,000 columns, its last checkpoint at 4,096.
-        let mut save = |p: &Progress, g: &Game| {
-            checkpoints.save(POWER_ON_STATE, p, g).expect("saved");
+        // Stopped at 5,000 columns, its last checkpoint at 4,096 (the one it leaves undecided
+        // is not taken here).
+        let mut save = |p: &Progress, g: &Game, last: bool| {
+            if !last {
+                checkpoints.save(POWER_ON_STATE, p, g).expect("saved");
+            }
         };
         play(5_000, None, &mut save);
         let resumed = checkpoints
@@ -1265,8 +1270,8 @@ mod tests {
             .expect("read")
             .expect("kept");
         assert_eq!(resumed.0.order.len(), 4_096);
-        let (outcome, again) = play(8_000, Some(resumed), &mut |_, _| {});
-        let (straight_outcome, straight) = play(8_000, None, &mut |_, _| {});
+        let (outcome, again) = play(8_000, Some(resumed), &mut |_, _, _| {});
+        let (straight_outcome, straight) = play(8_000, None, &mut |_, _, _| {});
         assert_eq!(outcome, straight_outcome);
         assert_eq!(again.order.len(), 8_000);
         assert!(again.order == straight.order, "the resumed game parted");
