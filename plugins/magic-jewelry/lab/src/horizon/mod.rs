@@ -830,6 +830,12 @@ pub fn reference_report(args: &Args) -> anyhow::Result<ReferenceReport> {
              colours are independent and nothing can be foreseen"
         );
     }
+    if args.results.is_some() || args.checkpoint.is_some() {
+        anyhow::bail!(
+            "--results and --checkpoint keep the real game's starts: the reference rules' \
+             estimate is one run (--json prints it)"
+        );
+    }
     let ai = parse_ai(&args.ai, None, RuleSet::Reference)?;
     let work = args.search.work.unwrap_or(LOCKSTEP_WORK);
     let random_share = args.splitting.random_share;
@@ -1074,6 +1080,30 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Options of one kind of run given to the other are refused before anything plays or is
+    /// written.
+    #[test]
+    fn each_rule_set_refuses_the_others_options() {
+        #[derive(clap::Parser)]
+        struct Line {
+            #[command(flatten)]
+            args: Args,
+        }
+        let refused = |line: &str| {
+            let words = std::iter::once("horizon").chain(line.split_whitespace());
+            let parsed = <Line as clap::Parser>::try_parse_from(words).expect("parsed");
+            let mut out = Vec::new();
+            run(&parsed.args, &mut out).expect_err(line).to_string()
+        };
+        let dir = std::env::temp_dir().join(format!("horizon-refused-{}", std::process::id()));
+        let checkpoint = format!("--rules reference --checkpoint {}", dir.display());
+        assert!(refused(&checkpoint).contains("--checkpoint"));
+        assert!(!dir.exists(), "nothing made");
+        assert!(refused("--rules reference --foresight").contains("--foresight"));
+        assert!(refused("--rules reference --starts 3").contains("--starts"));
+        assert!(refused("--random-share 0.5").contains("--random-share"));
+    }
 
     #[test]
     fn generator_states_are_read_in_decimal_and_hex() {
