@@ -35,28 +35,28 @@ impl LabCommand {
             Self::Horizon(args) => crate::horizon::run(args, out),
         }
     }
-
-    /// The commands' names, as typed.
-    pub fn names() -> Vec<String> {
-        use clap::Subcommand;
-        let command = Self::augment_subcommands(clap::Command::new("lab"));
-        command
-            .get_subcommands()
-            .map(|c| c.get_name().to_owned())
-            .collect()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The commands' names, as typed.
+    fn names() -> Vec<String> {
+        use clap::Subcommand;
+        let command = LabCommand::augment_subcommands(clap::Command::new("lab"));
+        command
+            .get_subcommands()
+            .map(|c| c.get_name().to_owned())
+            .collect()
+    }
+
     /// The README's table of commands has a row for every lab command.
     #[test]
     fn the_readme_lists_every_lab_command() {
         let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../README.md");
         let text = std::fs::read_to_string(readme).expect("the README");
-        let names = LabCommand::names();
+        let names = names();
         assert_eq!(names.len(), 6, "{names:?}");
         for name in names {
             assert!(

@@ -13,48 +13,34 @@ use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use jewelbot_plugin::files;
-use magic_jewelry::engine::{Board, Column, Counters, Game};
+use magic_jewelry::engine::{Board, Counters, Game};
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// A state at a spawn as a file keeps it.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// A state at a spawn as a file keeps it: the state, its board beside it (a report leaves the
+/// board out of a state, a checkpoint cannot).
+#[derive(Serialize, Deserialize)]
 struct Saved {
     board: Board,
-    current: Column,
-    next: Column,
-    cycle_position: u16,
-    since_wild: u32,
-    level: u8,
-    combo: u8,
+    state: SpawnState,
 }
 
 impl From<&SpawnState> for Saved {
-    fn from(s: &SpawnState) -> Self {
+    fn from(state: &SpawnState) -> Self {
         Self {
-            board: s.board,
-            current: s.current,
-            next: s.next,
-            cycle_position: s.cycle_position,
-            since_wild: s.since_wild,
-            level: s.level,
-            combo: s.combo,
+            board: state.board,
+            state: *state,
         }
     }
 }
 
 impl From<Saved> for SpawnState {
-    fn from(s: Saved) -> Self {
+    fn from(saved: Saved) -> Self {
         Self {
-            board: s.board,
-            current: s.current,
-            next: s.next,
-            cycle_position: s.cycle_position,
-            since_wild: s.since_wild,
-            level: s.level,
-            combo: s.combo,
+            board: saved.board,
+            ..saved.state
         }
     }
 }

@@ -25,7 +25,7 @@ use magic_jewelry::engine::{
     Board, Budget, Column, Game, InputModel, Objective, Question, RuleSet, Strategy,
 };
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash};
@@ -182,7 +182,7 @@ fn generator_state(text: &str) -> Result<u16, String> {
 }
 
 /// Everything the game's future depends on, at a spawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SpawnState {
     #[serde(skip)]
     pub board: Board,
