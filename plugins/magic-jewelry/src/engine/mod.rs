@@ -66,8 +66,8 @@ pub mod search;
 
 pub use eval::{
     features, load_evaluator, load_evaluator_for, AnyEvaluator, ColourOdds, EvaluationFileError,
-    Evaluator, Objective, ScoreEvaluator, ScoreWeights, UnknownObjective, ValueFileError,
-    ValueNetwork, WeightedFeatures, Weights, WeightsError,
+    Evaluator, Goal, Objective, ScoreEvaluator, ScoreWeights, Tally, UnknownObjective,
+    ValueFileError, ValueNetwork, WeightedFeatures, Weights, WeightsError,
 };
 pub use rules::{
     lock, Board, Column, ColumnGenerator, Counters, Game, GameGenerator, GridError, LockError,
@@ -77,8 +77,8 @@ pub use rules::{
 pub use search::{
     for_each_result, reachable, strategy_by_name, strategy_for, strategy_with, Budget, Choice,
     Decision, Deep, DeepConfig, Explanation, FallState, Foresight, ForesightConfig, Greedy,
-    InputModel, Move, Placement, Placements, Question, Scoring, Seat, SeatView, Strategy,
-    StrategySpec, Timeline, UnknownStrategy, RANKED, STRATEGY_NAMES,
+    InputModel, Move, Placement, Placements, Question, Seat, SeatView, Strategy, StrategySpec,
+    Timeline, UnknownStrategy, RANKED, STRATEGY_NAMES,
 };
 
 #[cfg(test)]

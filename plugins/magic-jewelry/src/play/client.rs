@@ -3,7 +3,7 @@
 //! asks for. With a time budget only the latest question matters; with a deterministic one
 //! every question is searched, in order.
 
-use super::stats::DecisionTimes;
+use super::stats::PlayerStats;
 use super::worker::{Answer, Heard, MakeStrategy, Worker};
 use crate::engine::{Budget, Foresight, ForesightConfig, Question};
 use std::sync::Arc;
@@ -39,12 +39,8 @@ pub struct SearchClient {
     asked: Vec<Asked>,
     /// Answers come back and not yet used, with whether they were foreseen.
     heard: Vec<(Answer, bool)>,
-    /// Searches finished (some for columns predicted wrongly, never used), and their times.
-    pub decisions: u64,
-    pub decision_times: DecisionTimes,
+    /// How long the last decision heard took.
     pub last_decision: Duration,
-    /// Time the emulator's thread spent waiting (deterministic budgets only).
-    pub blocked: Duration,
 }
 
 impl SearchClient {
@@ -60,10 +56,7 @@ impl SearchClient {
             next_id: 0,
             asked: Vec::new(),
             heard: Vec::new(),
-            decisions: 0,
-            decision_times: DecisionTimes::default(),
             last_decision: Duration::ZERO,
-            blocked: Duration::ZERO,
         }
     }
 
@@ -90,12 +83,9 @@ impl SearchClient {
         self.budget = budget;
     }
 
-    /// Search threads started again after one died.
-    pub fn restarts(&self) -> u64 {
-        self.worker.restarts()
-    }
-
-    pub fn ask(&mut self, question: Question, foreseen: bool) {
+    /// Asks for a decision on `question`; what the search does is counted in `stats` (here,
+    /// in `listen` and in `wait`).
+    pub fn ask(&mut self, question: Question, foreseen: bool, stats: &mut PlayerStats) {
         let id = self.next_id;
         self.next_id += 1;
         if !self.budget.is_deterministic() {
@@ -103,7 +93,8 @@ impl SearchClient {
             self.worker.skip_below(id);
             self.asked.clear();
         }
-        self.worker.ask(id, question.clone(), self.budget);
+        let restarts = &mut stats.worker_restarts;
+        self.worker.ask(id, question.clone(), self.budget, restarts);
         self.asked.push(Asked {
             id,
             question,
@@ -113,10 +104,10 @@ impl SearchClient {
 
     /// Takes in the answers that are ready; false when the worker died meanwhile (with what it
     /// was asked).
-    pub fn listen(&mut self) -> bool {
+    pub fn listen(&mut self, stats: &mut PlayerStats) -> bool {
         loop {
-            match self.worker.poll() {
-                Heard::Answer(answer) => self.hear(*answer),
+            match self.worker.poll(&mut stats.worker_restarts) {
+                Heard::Answer(answer) => self.hear(*answer, stats),
                 Heard::Nothing => return true,
                 Heard::Died => {
                     self.asked.clear();
@@ -127,13 +118,13 @@ impl SearchClient {
     }
 
     /// Waits for the next answer.
-    pub fn wait(&mut self) -> Waited {
+    pub fn wait(&mut self, stats: &mut PlayerStats) -> Waited {
         let began = Instant::now();
-        let heard = self.worker.wait();
-        self.blocked += began.elapsed();
+        let heard = self.worker.wait(&mut stats.worker_restarts);
+        stats.blocked += began.elapsed();
         match heard {
             Heard::Answer(answer) => {
-                self.hear(*answer);
+                self.hear(*answer, stats);
                 Waited::Answer
             }
             Heard::Died => {
@@ -147,10 +138,10 @@ impl SearchClient {
         }
     }
 
-    fn hear(&mut self, answer: Answer) {
-        self.decisions += 1;
+    fn hear(&mut self, answer: Answer, stats: &mut PlayerStats) {
+        stats.decisions += 1;
         if let Some(decision) = &answer.decision {
-            self.decision_times.record(decision.elapsed);
+            stats.decision_times.record(decision.elapsed);
             self.last_decision = decision.elapsed;
         }
         // Answers to questions dropped meanwhile are not kept.

@@ -2,6 +2,7 @@
 //! where the game's input rules say the presses put it.
 
 use super::plan::Plan;
+use super::stats::PlayerStats;
 use crate::engine::rules::board::WIDTH;
 use crate::engine::{Column, FallState};
 use jewelbot_plugin::Buttons;
@@ -44,10 +45,6 @@ pub struct Injector {
     /// The next frame of the timeline to press.
     cursor: usize,
     predicted: Predicted,
-    /// Frames on which RAM showed the column elsewhere than predicted.
-    pub misses: u64,
-    /// Frames that went as predicted.
-    pub confirmed: u64,
 }
 
 impl Injector {
@@ -58,8 +55,15 @@ impl Injector {
     }
 
     /// One frame: `seen` is the falling column as RAM shows it now, `rest` the rest rows of the
-    /// settled board it falls over.
-    pub fn step(&mut self, plan: &Plan, seen: Seen, rest: &[i8; WIDTH]) -> Step {
+    /// settled board it falls over. Frames that went as predicted, and those that did not,
+    /// count in `stats`.
+    pub fn step(
+        &mut self,
+        plan: &Plan,
+        seen: Seen,
+        rest: &[i8; WIDTH],
+        stats: &mut PlayerStats,
+    ) -> Step {
         let state = match self.predicted {
             Predicted::Falling(predicted) => {
                 let expected = Seen {
@@ -69,10 +73,10 @@ impl Injector {
                     armed: predicted.armed,
                 };
                 if expected != seen {
-                    self.misses += 1;
+                    stats.missed_presses += 1;
                     return Step::Replan;
                 }
-                self.confirmed += 1;
+                stats.confirmed_presses += 1;
                 predicted
             }
             Predicted::Start => plan.start,
@@ -143,8 +147,9 @@ mod tests {
             armed: false,
         };
         let mut pressed = Vec::new();
+        let mut stats = PlayerStats::default();
         for _ in 0..6 {
-            let Step::Press(buttons) = injector.step(&plan, seen, &rest) else {
+            let Step::Press(buttons) = injector.step(&plan, seen, &rest, &mut stats) else {
                 panic!("no replan expected");
             };
             pressed.push(buttons);
@@ -154,7 +159,7 @@ mod tests {
             pressed,
             [B::A, B::DOWN, B::LEFT | B::DOWN, B::DOWN, B::DOWN, B::DOWN]
         );
-        assert_eq!((injector.confirmed, injector.misses), (5, 0));
+        assert_eq!((stats.confirmed_presses, stats.missed_presses), (5, 0));
         assert_eq!((seen.x, seen.jewels), (2, start.cycled()));
     }
 
@@ -170,12 +175,13 @@ mod tests {
             jewels: start,
             armed: false,
         };
+        let mut stats = PlayerStats::default();
         assert_eq!(
-            injector.step(&plan, seen, &rest),
+            injector.step(&plan, seen, &rest, &mut stats),
             Step::Press(Buttons::RIGHT)
         );
         // The game did not move the column.
-        assert_eq!(injector.step(&plan, seen, &rest), Step::Replan);
-        assert_eq!(injector.misses, 1);
+        assert_eq!(injector.step(&plan, seen, &rest, &mut stats), Step::Replan);
+        assert_eq!(stats.missed_presses, 1);
     }
 }

@@ -76,8 +76,7 @@ pub struct Player {
     /// The buttons held the frame before ([`Player::pressed`]'s frame): a Down in `pressed`
     /// but not here was newly pressed.
     pressed_before: Buttons,
-    /// The player's own counts (the search's and the injector's are added by
-    /// [`Player::stats`]).
+    /// Every count of the player's work: its own, the search's and the injector's.
     stats: PlayerStats,
     /// The explanation of a decision not yet taken by [`Player::take_explanation`].
     fresh_explanation: Option<String>,
@@ -195,15 +194,8 @@ impl Player {
         self.off_plan_note.take()
     }
 
-    pub fn stats(&self) -> PlayerStats {
-        let mut stats = self.stats.clone();
-        stats.decisions = self.search.decisions;
-        stats.decision_times = self.search.decision_times.clone();
-        stats.blocked = self.search.blocked;
-        stats.worker_restarts = self.search.restarts();
-        stats.missed_presses = self.hand.injector.misses;
-        stats.confirmed_presses = self.hand.injector.confirmed;
-        stats
+    pub fn stats(&self) -> &PlayerStats {
+        &self.stats
     }
 
     /// How long the last decision heard took.
@@ -227,7 +219,7 @@ impl Player {
             seen_columns: self.lookahead.seen.clone(),
             generator: self.lookahead.generator,
             pending: self.search.pending(),
-            stats: self.stats(),
+            stats: self.stats.clone(),
             last_decision_us: self.search.last_decision.as_micros() as u64,
         })
     }
@@ -241,15 +233,10 @@ impl Player {
         self.hand.first_state = snapshot.first_state;
         self.lookahead.seen = snapshot.seen_columns;
         self.lookahead.generator = snapshot.generator;
-        self.hand.injector.misses = snapshot.stats.missed_presses;
-        self.hand.injector.confirmed = snapshot.stats.confirmed_presses;
-        self.search.decisions = snapshot.stats.decisions;
-        self.search.decision_times = snapshot.stats.decision_times.clone();
-        self.search.blocked = snapshot.stats.blocked;
         self.search.last_decision = Duration::from_micros(snapshot.last_decision_us);
         self.stats = snapshot.stats;
         for (question, foreseen) in snapshot.pending {
-            self.search.ask(question, foreseen);
+            self.search.ask(question, foreseen, &mut self.stats);
         }
     }
 
@@ -399,7 +386,7 @@ impl Player {
             let Some(plan) = self.hand.plan.as_ref() else {
                 return Buttons::NONE;
             };
-            match self.hand.injector.step(plan, seen, &rest) {
+            match self.hand.injector.step(plan, seen, &rest, &mut self.stats) {
                 Step::Press(buttons) => return buttons,
                 Step::Replan => {
                     self.hand.plan = None;
@@ -502,7 +489,7 @@ impl Player {
             counters,
             generator: generator.map(ColumnGenerator::Game),
         };
-        self.search.ask(question, true);
+        self.search.ask(question, true, &mut self.stats);
     }
 
     /// A plan for `question` if its decision is ready. With a deterministic budget it waits
@@ -510,7 +497,7 @@ impl Player {
     fn plan_for(&mut self, question: &Question) -> Option<Plan> {
         // Each round either uses an answer or waits for one; a worker that keeps dying ends it.
         for _ in 0..=2 * MAX_REPLANS {
-            if !self.search.listen() {
+            if !self.search.listen(&mut self.stats) {
                 self.lost_worker();
             }
             if let Some((answer, foreseen)) = self.search.take_answer(question) {
@@ -529,12 +516,12 @@ impl Player {
                 }
             }
             if !self.search.is_asked(question) {
-                self.search.ask(question.clone(), false);
+                self.search.ask(question.clone(), false, &mut self.stats);
             }
             if !self.search.budget().is_deterministic() || self.hand.replans > MAX_REPLANS {
                 return None;
             }
-            if let Waited::Died = self.search.wait() {
+            if let Waited::Died = self.search.wait(&mut self.stats) {
                 self.lost_worker();
             }
         }

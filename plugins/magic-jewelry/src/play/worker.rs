@@ -58,7 +58,6 @@ pub struct Worker {
     skip_below: Arc<AtomicU64>,
     /// Answers made on this thread when no worker could be started.
     inline: VecDeque<Answer>,
-    restarts: u64,
 }
 
 impl Worker {
@@ -70,7 +69,6 @@ impl Worker {
             link: None,
             skip_below: Arc::new(AtomicU64::new(0)),
             inline: VecDeque::new(),
-            restarts: 0,
         }
     }
 
@@ -80,18 +78,14 @@ impl Worker {
         (strategy.name(), strategy.budget())
     }
 
-    /// Threads started again after one died.
-    pub fn restarts(&self) -> u64 {
-        self.restarts
-    }
-
     /// Questions asked before `id` that have not started are dropped, never answered.
     pub fn skip_below(&self, id: u64) {
         self.skip_below.store(id, Ordering::Relaxed);
     }
 
-    /// Asks a question; its answer comes from [`Worker::poll`] or [`Worker::wait`].
-    pub fn ask(&mut self, id: u64, question: Question, budget: Budget) {
+    /// Asks a question; its answer comes from [`Worker::poll`] or [`Worker::wait`]. A thread
+    /// found dead counts in `restarts` (here and in `poll` and `wait`).
+    pub fn ask(&mut self, id: u64, question: Question, budget: Budget, restarts: &mut u64) {
         let mut request = Request {
             id,
             question,
@@ -104,7 +98,7 @@ impl Worker {
                 Ok(()) => return,
                 Err(mpsc::SendError(back)) => {
                     request = back;
-                    self.died();
+                    self.died(restarts);
                 }
             }
         }
@@ -113,7 +107,7 @@ impl Worker {
     }
 
     /// An answer if one is ready.
-    pub fn poll(&mut self) -> Heard {
+    pub fn poll(&mut self, restarts: &mut u64) -> Heard {
         if let Some(answer) = self.inline.pop_front() {
             return Heard::Answer(Box::new(answer));
         }
@@ -124,14 +118,14 @@ impl Worker {
             Ok(answer) => Heard::Answer(Box::new(answer)),
             Err(TryRecvError::Empty) => Heard::Nothing,
             Err(TryRecvError::Disconnected) => {
-                self.died();
+                self.died(restarts);
                 Heard::Died
             }
         }
     }
 
     /// The next answer, waiting for it.
-    pub fn wait(&mut self) -> Heard {
+    pub fn wait(&mut self, restarts: &mut u64) -> Heard {
         if let Some(answer) = self.inline.pop_front() {
             return Heard::Answer(Box::new(answer));
         }
@@ -143,16 +137,16 @@ impl Worker {
                 Ok(answer) => return Heard::Answer(Box::new(answer)),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
-                    self.died();
+                    self.died(restarts);
                     return Heard::Died;
                 }
             }
         }
     }
 
-    fn died(&mut self) {
+    fn died(&mut self, restarts: &mut u64) {
         self.link = None;
-        self.restarts += 1;
+        *restarts += 1;
     }
 
     /// The running worker, started if there is none (`None` when no thread can be started).

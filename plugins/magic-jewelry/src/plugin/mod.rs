@@ -2,7 +2,7 @@
 //!
 //! - [`settings`]: the options, typed, declared in one table.
 //! - `status`: the status lines and overlay marks of every frame.
-//! - `stats`: the statistics for summaries.
+//! - `stats`: the statistics, one table of keys for summaries, single reads and `--until`.
 //! - `story`: the figures and charts of the window's dashboard.
 //! - [`inspect`]: the RAM inspector's view.
 
@@ -20,13 +20,13 @@ pub use settings::{Settings, BUILT_IN};
 
 use crate::dumps::{self, Identification};
 use crate::game_view::GameView;
-use crate::play::history::{History, ALL_ROLLED_OVER};
+use crate::play::history::History;
 use crate::play::tracker::{PlayStats, Tracker};
 use crate::play::{Player, PlayerSnapshot};
 use crate::screen::Geometry;
 use jewelbot_plugin::{
     Buttons, FrameContext, Inspection, Milestone, Pacing, Plugin, PluginOption, Ram, Recording,
-    RomIdentity, Series, Stat, StatValue, StopCondition, Story,
+    RomIdentity, Series, Stat, StopCondition, Story,
 };
 use serde::{Deserialize, Serialize};
 
@@ -214,56 +214,11 @@ impl Plugin for MagicJewelryPlugin {
     }
 
     fn stat(&self, key: &str) -> Option<i64> {
-        // The statistics runs wait on, without gathering the rest.
-        let stats = self.tracker.stats();
-        let counter = |f: fn(&GameView) -> u32| i64::from(self.tracker.previous().map_or(0, f));
-        let count = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
-        Some(match key {
-            "columns_placed" => count(stats.columns_placed),
-            "game_overs" => count(stats.game_overs),
-            "score" => counter(|v| v.score),
-            "jewels" => counter(|v| v.jewels),
-            "level" => counter(|v| v.level),
-            "score_total" => self.history.counted()[0],
-            "jewels_total" => self.history.counted()[1],
-            "level_total" => self.history.counted()[2],
-            "rollover_progress" => self.history.rollover_progress(),
-            _ => {
-                return self.stats().into_iter().find_map(|s| match s.value {
-                    StatValue::Int(v) if s.key == key => Some(v),
-                    _ => None,
-                })
-            }
-        })
+        stats::stat(self, key)
     }
 
     fn stop_conditions(&self) -> Vec<StopCondition> {
-        vec![
-            StopCondition::reached(
-                "rollover",
-                "the score, jewels and level displays have all rolled over since the run began",
-                "rollover_progress",
-                ALL_ROLLED_OVER,
-            ),
-            StopCondition::reached("game-over", "a game over", "game_overs", 1),
-            // Counted past the 8-digit counters' wraps, so that any threshold can be reached.
-            StopCondition::counter(
-                "jewels",
-                "the jewels counter, its wraps past 8 digits counted",
-                "jewels_total",
-            ),
-            StopCondition::counter(
-                "score",
-                "the score, its wraps past 8 digits counted",
-                "score_total",
-            ),
-            StopCondition::counter(
-                "level",
-                "the displayed level, its wraps past 8 digits counted",
-                "level_total",
-            ),
-            StopCondition::counter("columns", "columns placed", "columns_placed"),
-        ]
+        stats::stop_conditions()
     }
 
     fn series(&self) -> Vec<Series> {

@@ -81,7 +81,10 @@ fn the_objective_option() {
     assert_eq!(listed(&plugin).map(|(v, _)| v).as_deref(), Some("score"));
     let error = plugin.set_option("objective", "points").unwrap_err();
     assert!(error.contains("survive or score"), "{error}");
-    assert_eq!(plugin.player().map(Player::strategy_name), Some("score"));
+    // The strategy asked for plays the objective.
+    assert_eq!(plugin.player().map(Player::strategy_name), Some("simple"));
+    plugin.set_option("strategy", "smart").expect("a strategy");
+    assert_eq!(plugin.player().map(Player::strategy_name), Some("smart"));
     plugin.set_option("mode", "fast").expect("a mode");
     for (n, ram) in real_frames().iter().enumerate() {
         frame(&mut plugin, n as u64, ram);

@@ -1,11 +1,14 @@
 //! How good a board is: one [`Evaluator`] trait and the evaluators behind it, the weighted
 //! features of [`WeightedFeatures`] (with their [`Weights`]) and a learned [`ValueNetwork`].
-//! [`AnyEvaluator`] holds whichever the player or a tool was configured with.
+//! [`AnyEvaluator`] holds whichever the player or a tool was configured with. A [`Goal`] is
+//! what a search plays for: an evaluator (survive) or a [`ScoreEvaluator`] (score), valuing a
+//! path's last board with what its locks did.
 //!
 //! The middle layer of the engine: it uses [`super::rules`] and nothing from
 //! [`super::search`].
 
 pub mod features;
+pub mod goal;
 pub mod parameters;
 pub mod ready;
 pub mod score;
@@ -13,6 +16,7 @@ pub mod value;
 pub mod weights;
 
 pub use features::{features, ColourOdds, WeightedFeatures};
+pub use goal::{Goal, Tally};
 pub use score::{Objective, ScoreEvaluator, ScoreWeights, UnknownObjective};
 pub use value::{ValueFileError, ValueNetwork};
 pub use weights::{read_evaluation_file, Weights, WeightsError};

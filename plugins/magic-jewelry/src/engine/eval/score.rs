@@ -18,16 +18,20 @@
 //! # Figures
 //!
 //! Real rules, the player's evaluation, 100,000 columns of seed 7 (`jewelbot sim --rules real
-//! --objective score --columns 100000 --seed 7`): 3,428.2 points a column (374.8 of them by
-//! the wild columns) against the survive objective's 687.7 (5.0 times), no game over, 22.1
-//! jewels on the board on average (max 61) against 8.3; 1.51 steps a clearing lock against
-//! 1.23, the longest chain 12 steps against 5. Without the ready chain (hoard 3, the objective
-//! before it) the same columns gave 1,396.9 a column and 1.28 steps a clearing lock. Paired on
-//! seeds 1-10 (10,000 columns each), the ready chain adds 2,108.0 points a column (95%
-//! interval 1,936.9 to 2,279.1), no game over on either side.
+//! --objective score --columns 100000 --seed 7 --ai S`), no game over for any strategy:
+//! the player (`deep`) 4,286.9 points a column (356.8 of them by the wild columns), 22.7
+//! jewels on the board on average (max 61), 1.56 steps a clearing lock, 3.1 ms a decision
+//! (median, no work limit); `smart` 3,428.2 (374.8 by the wild columns), 22.1 jewels (max 61),
+//! 1.51 steps, the longest chain 12 steps, 0.49 ms; `simple` 1,230.6, 21.2 jewels (max 65),
+//! 1.31 steps. The survive objective's player scores 687.7 with 8.3 jewels and 1.23 steps.
+//! Without the ready chain (hoard 3, the objective before it) `smart` gave 1,396.9 a column
+//! and 1.28 steps a clearing lock. Paired on seeds 1-10 (10,000 columns each), the ready chain
+//! adds 2,108.0 points a column to `smart` (95% interval 1,936.9 to 2,279.1), no game over on
+//! either side.
 //!
 //! With foresight (`sim --foresight`, the same columns, the beam ranking its boards by this
-//! value with the points on the way): 19,184.4 points a column (5.6 times fair play), no game
+//! value with the points on the way, whatever strategy it wraps): 19,184.4 points a column
+//! (4.5 times the player's fair play), no game
 //! over, 27.4 jewels on average (max 68), 2.06 steps a clearing lock, the longest chain 14
 //! steps; 16.4 ms a decision (median) at the default work of 30,000 boards.
 //!

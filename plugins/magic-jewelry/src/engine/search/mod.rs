@@ -16,6 +16,6 @@ pub use placement::{reachable, Placement, Placements};
 pub use question::Question;
 pub use strategy::{
     for_each_result, strategy_by_name, strategy_for, strategy_with, Budget, Choice, Decision, Deep,
-    DeepConfig, Foresight, ForesightConfig, Greedy, Scoring, Seat, SeatView, Strategy,
-    StrategySpec, UnknownStrategy, RANKED, STRATEGY_NAMES,
+    DeepConfig, Foresight, ForesightConfig, Greedy, Seat, SeatView, Strategy, StrategySpec,
+    UnknownStrategy, RANKED, STRATEGY_NAMES,
 };

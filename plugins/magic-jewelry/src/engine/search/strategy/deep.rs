@@ -1,9 +1,11 @@
-//! `deep`: the smart search, then, for the best few boards it finds, the expected best board
+//! `deep`: the smart search, then, for the best few paths it finds, the expected best value
 //! after one more column whose colours are not known yet, weighed by the rule set's colour
-//! odds (uniform for the reference; red and blue twice as likely in the real game).
+//! odds (uniform for the reference; red and blue twice as likely in the real game), or the wild
+//! column when the path brought it and the goal counts locks.
 
-use super::{for_each_result, Budget, Choice, Seat, SeatView, Strategy, LOSS, RANKED};
-use crate::engine::eval::{AnyEvaluator, Evaluator};
+use super::{column_after, count, for_each_result, Budget, Choice, Seat, SeatView};
+use super::{Strategy, LOSS, RANKED};
+use crate::engine::eval::{AnyEvaluator, Goal, Tally};
 use crate::engine::rules::board::{Board, Column, COLOURS};
 use crate::engine::rules::RuleSet;
 use crate::engine::search::input::{FallState, InputModel};
@@ -52,6 +54,8 @@ impl Default for DeepConfig {
 struct Candidate {
     first: Placement,
     board: Board,
+    /// What the path's locks did.
+    tally: Tally,
     score: f64,
     /// Interim-jewels cost of the boards on the way (after the current and the next column).
     interim: f64,
@@ -61,9 +65,9 @@ struct Candidate {
 
 /// Current + next + the expectation over the column after next.
 #[derive(Debug, Clone)]
-pub struct Deep<E = AnyEvaluator> {
-    /// Its ranking: first placements by their best current + next board.
-    seat: Seat<E>,
+pub struct Deep<G = AnyEvaluator> {
+    /// Its ranking: first placements by their best current + next path.
+    seat: Seat<G>,
     config: DeepConfig,
     rng: ChaCha8Rng,
     pool: Vec<Candidate>,
@@ -112,17 +116,17 @@ fn sample_seed(seed: u64, board: &Board, current: Column, next: Option<Column>) 
     mix(state, next.map_or(u64::MAX, columns))
 }
 
-impl<E: Evaluator> Deep<E> {
+impl<G: Goal> Deep<G> {
     /// Under the real game's rules.
-    pub fn new(evaluator: E, config: DeepConfig) -> Self {
-        Self::for_rules(evaluator, config, RuleSet::Real)
+    pub fn new(goal: G, config: DeepConfig) -> Self {
+        Self::for_rules(goal, config, RuleSet::Real)
     }
 
-    pub fn for_rules(evaluator: E, config: DeepConfig, rules: RuleSet) -> Self {
+    pub fn for_rules(goal: G, config: DeepConfig, rules: RuleSet) -> Self {
         Self {
             seat: Seat {
                 rules,
-                ..Seat::new(evaluator)
+                ..Seat::new(goal)
             },
             config,
             rng: ChaCha8Rng::seed_from_u64(config.seed),
@@ -156,35 +160,40 @@ impl<E: Evaluator> Deep<E> {
         }
     }
 
-    /// Mean over the sampled triples of the best board after placing it, and the boards scored.
-    fn expectation(&self, board: &Board, start: FallState, input: InputModel) -> (f64, u64) {
+    /// Mean over the sampled triples of the best value after placing it as a path's last
+    /// column (the wild column alone when the path brought it), and the boards scored.
+    fn expectation(
+        &self,
+        board: &Board,
+        tally: &Tally,
+        start: FallState,
+        input: InputModel,
+    ) -> (f64, u64) {
+        let (rules, goal) = (self.seat.rules, &self.seat.goal);
+        let wild = [(Column::WILD, 1.0)];
+        let columns: &[(Column, f64)] = if tally.wild_due { &wild } else { &self.triples };
         let placements = reachable(board, start, input);
         if placements.is_empty() {
             return (LOSS, 0);
         }
         let mut total = 0.0;
         let mut boards = 0u64;
-        for &(triple, weight) in &self.triples {
+        for &(triple, weight) in columns {
             let mut best = LOSS;
-            for_each_result(
-                self.seat.rules,
-                board,
-                triple,
-                &placements,
-                |_, after, outcome| {
-                    if !outcome.game_over {
-                        boards += 1;
-                        best = best.max(self.seat.evaluator.score(after));
-                    }
-                },
-            );
+            for_each_result(rules, board, triple, &placements, |p, after, outcome| {
+                if !outcome.game_over {
+                    boards += 1;
+                    let tally = count(goal, rules, tally, outcome, p.y, triple);
+                    best = best.max(goal.value(rules, after, &tally));
+                }
+            });
             total += weight * best;
         }
         (total, boards)
     }
 }
 
-impl<E: Evaluator + Send> Strategy for Deep<E> {
+impl<G: Goal> Strategy for Deep<G> {
     fn name(&self) -> &'static str {
         "deep"
     }
@@ -215,7 +224,8 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
         let placements = question.placements();
         let rules = self.seat.rules;
         let spawn = question.next_spawn(rules);
-        let evaluator = &self.seat.evaluator;
+        let goal = &self.seat.goal;
+        let at_start = Tally::start(question.counters);
         let pool = &mut self.pool;
         pool.clear();
         let mut fallback: Option<Choice> = None;
@@ -224,26 +234,30 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
                 fallback.get_or_insert(Choice::of(p, 2.0 * LOSS));
                 return;
             }
-            let Some(next) = next else {
+            let tally = count(goal, rules, &at_start, outcome, p.y, current);
+            let Some(second) = column_after(&tally, next) else {
                 pool.push(Candidate {
                     first: *p,
                     board: *after,
-                    score: evaluator.score(after),
+                    tally,
+                    score: goal.value(rules, after, &tally),
                     interim: 0.0,
                     terminal: false,
                 });
                 return;
             };
-            let second = reachable(after, spawn, input);
+            let placements = reachable(after, spawn, input);
             let before = pool.len();
-            let first_cost = evaluator.interim_cost(after);
-            for_each_result(rules, after, next, &second, |_, last, outcome| {
+            let first_cost = goal.interim(after);
+            for_each_result(rules, after, second, &placements, |q, last, outcome| {
                 if !outcome.game_over {
+                    let tally = count(goal, rules, &tally, outcome, q.y, second);
                     pool.push(Candidate {
                         first: *p,
                         board: *last,
-                        score: evaluator.score(last) - first_cost,
-                        interim: first_cost + evaluator.interim_cost(last),
+                        tally,
+                        score: goal.value(rules, last, &tally) - first_cost,
+                        interim: first_cost + goal.interim(last),
                         terminal: false,
                     });
                 }
@@ -252,7 +266,8 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
                 pool.push(Candidate {
                     first: *p,
                     board: *after,
-                    score: LOSS + evaluator.score(after),
+                    tally,
+                    score: LOSS + goal.value(rules, after, &tally),
                     interim: 0.0,
                     terminal: true,
                 });
@@ -324,7 +339,8 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
                 candidate.score
             } else {
                 let look = Instant::now();
-                let (value, boards) = self.expectation(&candidate.board, after_next, input);
+                let (value, boards) =
+                    self.expectation(&candidate.board, &candidate.tally, after_next, input);
                 last = look.elapsed();
                 last_work = boards;
                 work += boards;
@@ -340,7 +356,7 @@ impl<E: Evaluator + Send> Strategy for Deep<E> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::best_static;
+    use super::super::best_last;
     use super::*;
     use crate::engine::rules::LEVEL0_FALL_SPEED;
 
@@ -381,15 +397,17 @@ mod tests {
         let mut expectations = Vec::new();
         for rules in RuleSet::ALL {
             let deep = Deep::for_rules(evaluator.clone(), config, rules);
-            let (exact, _) = deep.expectation(&board, start, InputModel::FAST);
+            let tally = Tally::default();
+            let (exact, _) = deep.expectation(&board, &tally, start, InputModel::FAST);
             let mut total = 0.0;
             for a in 1..=COLOURS {
                 for b in 1..=COLOURS {
                     for c in 1..=COLOURS {
                         let column = Column([a, b, c]);
                         let chance: f64 = column.0.iter().map(|&j| rules.colour_odds(j)).product();
+                        let input = InputModel::FAST;
                         let best =
-                            best_static(rules, &evaluator, &board, column, start, InputModel::FAST);
+                            best_last(rules, &evaluator, &board, column, &tally, start, input);
                         total += chance * best;
                     }
                 }
@@ -417,6 +435,6 @@ mod tests {
             assert!((f64::from(n) - expected).abs() < 600.0, "{counts:?}");
         }
         deep.set_rules(RuleSet::Reference);
-        assert_eq!(deep.rules(), RuleSet::Reference);
+        assert_eq!(deep.seat().rules, RuleSet::Reference);
     }
 }

@@ -5,15 +5,15 @@
 //! Each beam node is a board after some of the known columns, with the counters that decide
 //! when the wild column comes and how fast the columns fall. Every reachable placement of the
 //! node's next column is expanded, lost boards are dropped, and the best [`ForesightConfig::beam`]
-//! boards by the fair strategy's value of the path (less the interim cost of the boards on the
-//! way, as `smart` and `deep` count it) go on to the next depth: the board's score for the
-//! survive objective, the board with the points scored on the way for the score objective. The first placement of the best board at the
-//! last depth is the choice. Work is counted in boards evaluated, so a work budget gives the same
+//! boards by the fair strategy's goal (the value of the path, less the interim cost of the boards
+//! on the way, as `smart` and `deep` count it) go on to the next depth. The first placement of
+//! the best board at the last depth is the choice. Work is counted in boards evaluated, so a work budget gives the same
 //! choices on every machine; a time budget can stop it earlier.
 
 use super::{for_each_result, Budget, Choice, Ranking, SeatView, Strategy, LOSS};
+use crate::engine::eval::Tally;
 use crate::engine::rules::board::{Board, Column};
-use crate::engine::rules::{ColumnGenerator, Counters, RuleSet};
+use crate::engine::rules::{ColumnGenerator, RuleSet};
 use crate::engine::search::input::FallState;
 use crate::engine::search::placement::{reachable, Placement};
 use crate::engine::search::question::Question;
@@ -53,17 +53,16 @@ impl Default for ForesightConfig {
 #[derive(Debug, Clone, Copy)]
 struct Node {
     board: Board,
-    counters: Counters,
+    /// What the path's locks did.
+    tally: Tally,
     /// The column to place now is the wild column.
     wild: bool,
     /// Known (non-wild) columns placed so far.
     used: usize,
     /// The current column's placement that leads here.
     first: Placement,
-    /// Points the path's locks scored.
-    points: u64,
-    /// The fair strategy's value of the path ([`Strategy::path_value`]) less the interim cost
-    /// of the boards before it.
+    /// The fair strategy's goal's value of the path less the interim cost of the boards
+    /// before it.
     score: f64,
     /// Interim cost of the boards on the way (the board itself excluded).
     interim: f64,
@@ -76,8 +75,8 @@ type NodeKey = (Board, u32, u8, bool);
 fn key(node: &Node) -> NodeKey {
     (
         node.board,
-        node.counters.since_wild,
-        node.counters.level,
+        node.tally.counters.since_wild,
+        node.tally.counters.level,
         node.wild,
     )
 }
@@ -169,20 +168,18 @@ impl Foresight {
             ..
         } = *question;
         let began = Instant::now();
-        let rules = self.fair.rules();
-        let fair = &*self.fair;
-        let evaluator = fair.evaluator();
+        let seat = self.fair.seat();
+        let (rules, goal) = (seat.rules, seat.goal);
         let config = self.config;
         let mut work = 0u64;
         let placements = reachable(board, start, input);
         let first = *placements.as_slice().first()?;
         let root = Node {
             board: *board,
-            counters,
+            tally: Tally::start(counters),
             wild: current.is_wild(),
             used: 0,
             first,
-            points: 0,
             score: 0.0,
             interim: 0.0,
         };
@@ -216,13 +213,13 @@ impl Foresight {
                 let interim = if depth == 0 {
                     0.0
                 } else {
-                    parent.interim + evaluator.interim_cost(&parent.board)
+                    parent.interim + goal.interim(&parent.board)
                 };
                 let spawned;
                 let placements = if depth == 0 {
                     &placements
                 } else {
-                    let spawn = FallState::spawn(rules.fall_speed(parent.counters.level));
+                    let spawn = FallState::spawn(rules.fall_speed(parent.tally.counters.level));
                     spawned = reachable(&parent.board, spawn, input);
                     &spawned
                 };
@@ -237,17 +234,14 @@ impl Foresight {
                         if outcome.game_over {
                             return;
                         }
-                        let mut counters = parent.counters;
-                        let resolution = counters.count(rules, outcome, p.y, column.is_wild());
-                        let points = parent.points + resolution.points;
-                        let value = fair.path_value(after, &counters, points, resolution.wild_due);
+                        let tally = parent.tally.after(rules, outcome, p.y, column.is_wild());
+                        let value = goal.value(rules, after, &tally);
                         children.push(Node {
                             board: *after,
-                            counters,
-                            wild: resolution.wild_due,
+                            tally,
+                            wild: tally.wild_due,
                             used: parent.used + usize::from(!column.is_wild()),
                             first: if depth == 0 { *p } else { parent.first },
-                            points,
                             score: value - interim,
                             interim,
                         });
@@ -349,7 +343,7 @@ impl Strategy for Foresight {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rules::{GameGenerator, LEVEL0_FALL_SPEED};
+    use crate::engine::rules::{Counters, GameGenerator, LEVEL0_FALL_SPEED};
     use crate::engine::search::input::InputModel;
     use crate::engine::search::strategy::strategy_by_name;
     use crate::engine::Weights;
@@ -452,13 +446,13 @@ mod tests {
         let wild_next = foresight
             .beam
             .iter()
-            .filter(|n| n.counters.level == 1)
+            .filter(|n| n.tally.counters.level == 1)
             .count();
         assert!(wild_next > 0, "no line placed the wild column");
         assert!(foresight
             .beam
             .iter()
-            .filter(|n| n.counters.level == 1)
+            .filter(|n| n.tally.counters.level == 1)
             .all(|n| n.used == 1 && !n.wild));
     }
 }

@@ -1,34 +1,36 @@
-//! `simple` and `smart`: every placement of the current column scored by the board it leaves,
-//! alone (`simple`) or with the best placement of the next column on it (`smart`, the
-//! reference's search).
+//! `simple` and `smart`: every placement of the current column valued by the path it starts,
+//! alone (`simple`) or with the best placement of the next column after it (`smart`, the
+//! reference's search; when the current column's lock brings the wild column and the goal
+//! counts locks, the wild column is the one that comes next).
 
-use super::{best_static, for_each_result, Choice, Seat, SeatView, Strategy, LOSS};
-use crate::engine::eval::{AnyEvaluator, Evaluator};
+use super::LOSS;
+use super::{best_last, column_after, count, for_each_result, Choice, Seat, SeatView, Strategy};
+use crate::engine::eval::{AnyEvaluator, Goal, Tally};
 use crate::engine::rules::RuleSet;
 use crate::engine::search::question::Question;
 
-/// The best board, one column deep (`simple`) or two (`smart`).
+/// The best path, one column deep (`simple`) or two (`smart`).
 #[derive(Debug, Clone)]
-pub struct Greedy<E = AnyEvaluator> {
-    seat: Seat<E>,
+pub struct Greedy<G = AnyEvaluator> {
+    seat: Seat<G>,
     /// Looks at the next column too.
     two_columns: bool,
 }
 
-impl<E: Evaluator> Greedy<E> {
+impl<G: Goal> Greedy<G> {
     /// `simple`: the current column alone, under the real game's rules.
-    pub fn simple(evaluator: E) -> Self {
-        Self::new(evaluator, false)
+    pub fn simple(goal: G) -> Self {
+        Self::new(goal, false)
     }
 
     /// `smart`: the current column, then the next, under the real game's rules.
-    pub fn smart(evaluator: E) -> Self {
-        Self::new(evaluator, true)
+    pub fn smart(goal: G) -> Self {
+        Self::new(goal, true)
     }
 
-    fn new(evaluator: E, two_columns: bool) -> Self {
+    fn new(goal: G, two_columns: bool) -> Self {
         Self {
-            seat: Seat::new(evaluator),
+            seat: Seat::new(goal),
             two_columns,
         }
     }
@@ -40,7 +42,7 @@ impl<E: Evaluator> Greedy<E> {
     }
 }
 
-impl<E: Evaluator + Send> Strategy for Greedy<E> {
+impl<G: Goal> Strategy for Greedy<G> {
     fn name(&self) -> &'static str {
         if self.two_columns {
             "smart"
@@ -59,28 +61,31 @@ impl<E: Evaluator + Send> Strategy for Greedy<E> {
 
     fn choose(&mut self, question: &Question) -> Option<Choice> {
         let (board, current, input) = (&question.board, question.current, question.input);
-        let next = question.next.filter(|_| self.two_columns);
         let placements = question.placements();
         let rules = self.seat.rules;
         let spawn = question.next_spawn(rules);
-        let evaluator = &self.seat.evaluator;
+        let at_start = Tally::start(question.counters);
+        let two_columns = self.two_columns;
+        let goal = &self.seat.goal;
         let ranking = &mut self.seat.ranking;
         ranking.clear();
         for_each_result(rules, board, current, &placements, |p, after, outcome| {
             let score = if outcome.game_over {
                 2.0 * LOSS
             } else {
-                match next {
-                    Some(next) => {
-                        let second = best_static(rules, evaluator, after, next, spawn, input);
-                        if second <= LOSS {
+                let tally = count(goal, rules, &at_start, outcome, p.y, current);
+                let second = column_after(&tally, question.next).filter(|_| two_columns);
+                match second {
+                    Some(second) => {
+                        let value = best_last(rules, goal, after, second, &tally, spawn, input);
+                        if value <= LOSS {
                             // The next column loses everywhere: still prefer the better board.
-                            LOSS + evaluator.score(after)
+                            LOSS + goal.value(rules, after, &tally)
                         } else {
-                            second - evaluator.interim_cost(after)
+                            value - goal.interim(after)
                         }
                     }
-                    None => evaluator.score(after),
+                    None => goal.value(rules, after, &tally),
                 }
             };
             ranking.offer(Choice::of(p, score));

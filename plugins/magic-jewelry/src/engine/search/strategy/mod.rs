@@ -1,11 +1,12 @@
 //! Search strategies, selected by name: `simple`, `smart` and `deep`; [`Foresight`] wraps any of
-//! them to search the known column sequence when it is given one.
+//! them to search the known column sequence when it is given one. Each values its paths by a
+//! [`Goal`] (what the objective makes of the last board and of what the locks did), so every
+//! strategy plays every objective.
 
 mod deep;
 mod foresight;
 mod greedy;
 mod ranking;
-mod score;
 mod seat;
 mod spec;
 
@@ -13,7 +14,6 @@ pub use deep::{Deep, DeepConfig};
 pub use foresight::{Foresight, ForesightConfig};
 pub use greedy::Greedy;
 pub use ranking::{Ranking, RANKED};
-pub use score::Scoring;
 pub use seat::{Seat, SeatView};
 pub use spec::{StrategySpec, UnknownStrategy, MAX_CANDIDATES, MAX_SAMPLES};
 
@@ -22,10 +22,10 @@ use super::placement::{reachable, Placement, Placements};
 use super::question::Question;
 use crate::engine::eval::score::Objective;
 use crate::engine::eval::weights::Weights;
-use crate::engine::eval::{AnyEvaluator, Evaluator};
+use crate::engine::eval::{AnyEvaluator, Evaluator, Goal, Tally};
 use crate::engine::rules::board::{Board, Column};
 use crate::engine::rules::resolve::{lock_unchecked, LockOutcome};
-use crate::engine::rules::{Counters, RuleSet};
+use crate::engine::rules::RuleSet;
 use std::time::{Duration, Instant};
 
 /// Score of a board where the game is lost: below anything an evaluation returns.
@@ -158,59 +158,10 @@ pub trait Strategy: Send {
     /// after a wild column. Strategies start with the real game's rules, the player's.
     fn set_rules(&mut self, rules: RuleSet);
 
-    /// What it plays with: its evaluator, rules and last ranking.
+    /// What it plays with: its goal, rules and last ranking (the best placements the last
+    /// [`Strategy::choose`] weighed, best first by the score it ranks first placements with;
+    /// `deep`: current + next, before its look-ahead decides).
     fn seat(&self) -> SeatView<'_>;
-
-    /// The best placements the last [`Strategy::choose`] weighed, best first by the score it
-    /// ranks first placements with (`deep`: current + next, before its look-ahead decides).
-    fn ranking(&self) -> &[Choice] {
-        self.seat().ranking
-    }
-
-    /// What the board at the end of a planned path is worth to it, with the game's
-    /// `counters` after the path, the `points` its locks scored, and whether the wild column
-    /// comes next: the survive objective values the board alone, the score objective the points
-    /// too ([`ScoreEvaluator::leaf`](crate::engine::eval::ScoreEvaluator::leaf)). Foresight ranks
-    /// its beam with it.
-    fn path_value(
-        &self,
-        board: &Board,
-        _counters: &Counters,
-        _points: u64,
-        _wild_due: bool,
-    ) -> f64 {
-        self.evaluator().score(board)
-    }
-
-    /// The rules it plays by.
-    fn rules(&self) -> RuleSet {
-        self.seat().rules
-    }
-
-    /// What it scores boards with.
-    fn evaluator(&self) -> &dyn Evaluator {
-        self.seat().evaluator
-    }
-
-    /// Where the question's next column would go, judged on its own board, once the current
-    /// one is placed as `choice` (`None` when it cannot be placed or none is shown).
-    fn follow_up(&self, question: &Question, choice: &Choice) -> Option<Choice> {
-        let rules = self.rules();
-        let next = question.next?;
-        let mut after = question.board;
-        let outcome = rules
-            .lock(
-                &mut after,
-                question.current.arranged(choice.arrangement),
-                usize::from(choice.x),
-            )
-            .ok()?;
-        if outcome.game_over {
-            return None;
-        }
-        let spawn = next_spawn(rules, question.start, question.current);
-        best_placement(rules, self.evaluator(), &after, next, spawn, question.input)
-    }
 
     /// [`Strategy::choose`] with the input path and the time it took.
     fn decide(&mut self, question: &Question) -> Option<Decision> {
@@ -218,14 +169,14 @@ pub trait Strategy: Send {
         let choice = self.choose(question)?;
         let placements = reachable(&question.board, question.start, question.input);
         let index = placements.find(choice.x, choice.arrangement)?;
+        let seat = self.seat();
         // Every candidate on the ranking's scale, the chosen one too (`deep` decides on
         // another).
         let same = |c: &&Choice| (c.x, c.arrangement) == (choice.x, choice.arrangement);
-        let ranking = self.ranking();
-        let chosen = ranking.iter().find(same).copied().unwrap_or(choice);
-        let others = ranking.iter().filter(|c| !same(c)).copied();
+        let chosen = seat.ranking.iter().find(same).copied().unwrap_or(choice);
+        let others = seat.ranking.iter().filter(|c| !same(c)).copied();
         let candidates = std::iter::once(chosen).chain(others).take(RANKED).collect();
-        let next = self.follow_up(question, &choice);
+        let next = follow_up(&seat, question, &choice);
         Some(Decision {
             x: choice.x,
             arrangement: choice.arrangement,
@@ -237,6 +188,27 @@ pub trait Strategy: Send {
             elapsed: began.elapsed(),
         })
     }
+}
+
+/// Where the question's next column would go, judged on its own board for safety, once the
+/// current one is placed as `choice` (`None` when it cannot be placed or none is shown).
+fn follow_up(seat: &SeatView<'_>, question: &Question, choice: &Choice) -> Option<Choice> {
+    let next = question.next?;
+    let mut after = question.board;
+    let outcome = seat
+        .rules
+        .lock(
+            &mut after,
+            question.current.arranged(choice.arrangement),
+            usize::from(choice.x),
+        )
+        .ok()?;
+    if outcome.game_over {
+        return None;
+    }
+    let spawn = next_spawn(seat.rules, question.start, question.current);
+    let boards = seat.goal.boards();
+    best_placement(seat.rules, boards, &after, next, spawn, question.input)
 }
 
 /// Builds a strategy from its name ([`StrategySpec`]: `simple`, `smart`, `deep`,
@@ -297,22 +269,52 @@ pub fn for_each_result(
     }
 }
 
-/// The best score of any placement of `column` on `board` from a fresh spawn (`LOSS` when
-/// every one loses).
+/// The path after a lock that did `outcome`, counted only when `goal` sees locks.
 #[inline]
-pub(crate) fn best_static(
+pub(crate) fn count<G: Goal + ?Sized>(
+    goal: &G,
     rules: RuleSet,
-    evaluator: &impl Evaluator,
+    tally: &Tally,
+    outcome: &LockOutcome,
+    bottom_row: i8,
+    column: Column,
+) -> Tally {
+    if goal.sees_locks() {
+        tally.after(rules, outcome, bottom_row, column.is_wild())
+    } else {
+        *tally
+    }
+}
+
+/// The column a path places after one that did `tally`: the wild column when its lock brought
+/// it, else `shown` (the next column, when shown).
+#[inline]
+pub(crate) fn column_after(tally: &Tally, shown: Option<Column>) -> Option<Column> {
+    if tally.wild_due {
+        Some(Column::WILD)
+    } else {
+        shown
+    }
+}
+
+/// The best value of any placement of `column` on `board` from a fresh spawn, as the last
+/// column of a path whose locks did `tally` (`LOSS` when every one loses).
+#[inline]
+pub(crate) fn best_last<G: Goal + ?Sized>(
+    rules: RuleSet,
+    goal: &G,
     board: &Board,
     column: Column,
+    tally: &Tally,
     start: FallState,
     input: InputModel,
 ) -> f64 {
     let placements = reachable(board, start, input);
     let mut best = LOSS;
-    for_each_result(rules, board, column, &placements, |_, after, outcome| {
+    for_each_result(rules, board, column, &placements, |p, after, outcome| {
         if !outcome.game_over {
-            best = best.max(evaluator.score(after));
+            let tally = count(goal, rules, tally, outcome, p.y, column);
+            best = best.max(goal.value(rules, after, &tally));
         }
     });
     best
@@ -351,6 +353,9 @@ pub(crate) fn next_spawn(rules: RuleSet, start: FallState, current: Column) -> F
     };
     FallState::spawn(speed)
 }
+
+#[cfg(test)]
+mod objective_tests;
 
 #[cfg(test)]
 mod tests {

@@ -1,46 +1,45 @@
-//! What every search plays with besides its own state: what it scores boards with, the rules it
-//! plays by, and the placements its last decision ranked. Each strategy keeps a [`Seat`] and
-//! shows it through [`Strategy::seat`](super::Strategy::seat), from which the trait answers
-//! `rules`, `evaluator` and `ranking` for all of them.
+//! What every search plays with besides its own state: the goal it values paths with, the rules
+//! it plays by, and the placements its last decision ranked. Each strategy keeps a [`Seat`] and
+//! shows it through [`Strategy::seat`](super::Strategy::seat).
 
 use super::{Choice, Ranking};
-use crate::engine::eval::Evaluator;
+use crate::engine::eval::Goal;
 use crate::engine::rules::RuleSet;
 
-/// A strategy's evaluator, rules and ranking.
+/// A strategy's goal, rules and ranking.
 #[derive(Debug, Clone)]
-pub struct Seat<E> {
-    pub evaluator: E,
+pub struct Seat<G> {
+    pub goal: G,
     pub rules: RuleSet,
     /// First placements by the score the strategy ranks them with, best first.
     pub ranking: Ranking,
 }
 
-impl<E> Seat<E> {
+impl<G> Seat<G> {
     /// Under the real game's rules, nothing ranked yet.
-    pub fn new(evaluator: E) -> Self {
+    pub fn new(goal: G) -> Self {
         Self {
-            evaluator,
+            goal,
             rules: RuleSet::Real,
             ranking: Ranking::default(),
         }
     }
 }
 
-impl<E: Evaluator> Seat<E> {
+impl<G: Goal> Seat<G> {
     pub fn view(&self) -> SeatView<'_> {
         SeatView {
-            evaluator: &self.evaluator,
+            goal: &self.goal,
             rules: self.rules,
             ranking: self.ranking.as_slice(),
         }
     }
 }
 
-/// A [`Seat`] as the trait reads it, whatever the evaluator's type.
+/// A [`Seat`] as the trait reads it, whatever the goal's type.
 #[derive(Clone, Copy)]
 pub struct SeatView<'a> {
-    pub evaluator: &'a dyn Evaluator,
+    pub goal: &'a dyn Goal,
     pub rules: RuleSet,
     pub ranking: &'a [Choice],
 }

@@ -2,9 +2,9 @@
 //! or `deep:CANDIDATES:SAMPLES[:PER_FIRST]`, parsed once into a [`StrategySpec`] (every number
 //! bounded, the bound in the error) and written back the same way.
 
-use super::{Deep, DeepConfig, Greedy, Scoring, Strategy};
-use crate::engine::eval::score::{Objective, ScoreWeights};
-use crate::engine::eval::Evaluator;
+use super::{Deep, DeepConfig, Greedy, Strategy};
+use crate::engine::eval::score::{Objective, ScoreEvaluator, ScoreWeights};
+use crate::engine::eval::{Evaluator, Goal};
 use std::fmt;
 use std::str::FromStr;
 
@@ -53,33 +53,39 @@ impl StrategySpec {
         }
     }
 
-    /// The strategy, scoring boards with `evaluation` and playing for `objective`: the
-    /// survive objective is this search; the score objective has its own ([`Scoring`]), which
-    /// values boards for safety with `evaluation`.
+    /// The strategy playing for `objective`, valuing boards for safety with `evaluation`: the
+    /// survive objective values a path's last board with it alone, the score objective with
+    /// the points and the promise of the board too ([`ScoreEvaluator`]).
     pub fn build<E: Evaluator + Send + 'static>(
         self,
         evaluation: E,
         objective: Objective,
     ) -> Box<dyn Strategy> {
-        match (objective, self) {
-            (Objective::Score, _) => Box::new(Scoring::new(evaluation, ScoreWeights::default())),
-            (Objective::Survive, Self::Simple) => Box::new(Greedy::simple(evaluation)),
-            (Objective::Survive, Self::Smart) => Box::new(Greedy::smart(evaluation)),
-            (
-                Objective::Survive,
-                Self::Deep {
-                    candidates,
-                    samples,
-                    per_first,
-                },
-            ) => {
+        match objective {
+            Objective::Survive => self.build_for(evaluation),
+            Objective::Score => {
+                self.build_for(ScoreEvaluator::new(evaluation, ScoreWeights::default()))
+            }
+        }
+    }
+
+    /// The strategy valuing its paths with `goal`.
+    pub fn build_for<G: Goal + 'static>(self, goal: G) -> Box<dyn Strategy> {
+        match self {
+            Self::Simple => Box::new(Greedy::simple(goal)),
+            Self::Smart => Box::new(Greedy::smart(goal)),
+            Self::Deep {
+                candidates,
+                samples,
+                per_first,
+            } => {
                 let config = DeepConfig {
                     candidates,
                     per_first,
                     samples,
                     ..DeepConfig::default()
                 };
-                Box::new(Deep::new(evaluation, config))
+                Box::new(Deep::new(goal, config))
             }
         }
     }
