@@ -423,9 +423,9 @@ fn chains_of_a_score_run(frames: u64) -> (i64, i64, Vec<i64>) {
     let frames = frames.to_string();
     let summary = run(&["--objective", "score", "--frames", &frames]);
     let clearing = int(&summary, "clearing_locks");
-    let histogram: Vec<i64> = (1..8)
+    let histogram: Vec<i64> = (1..16)
         .map(|steps| int(&summary, &format!("chains_{steps}")))
-        .chain([int(&summary, "chains_8_or_more")])
+        .chain([int(&summary, "chains_16_or_more")])
         .collect();
     assert_eq!(histogram.iter().sum::<i64>(), clearing, "{histogram:?}");
     assert!(clearing <= int(&summary, "columns_placed"));

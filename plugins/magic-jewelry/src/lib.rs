@@ -11,6 +11,8 @@
 //! - [`dumps`]: which cartridges it plays.
 //! - [`screen`]: where the playfield is on the picture, for overlay marks.
 //! - [`play`]: turns decisions into button presses and follows the game frame by frame.
+//! - [`stats`]: what a game's play came to (chains, points, decision times), counted one way
+//!   for the player and the lab.
 //! - [`plugin`]: the jewelbot plug-in that ties it together.
 
 pub mod conformance;
@@ -22,3 +24,4 @@ pub mod play;
 pub mod plugin;
 pub mod recordings;
 pub mod screen;
+pub mod stats;

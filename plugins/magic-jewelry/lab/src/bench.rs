@@ -145,7 +145,7 @@ pub fn signature(args: &Args, line: Line) -> Signature {
         max_jewels: stats.max_jewels,
         jewels_removed: stats.removed,
         game_overs: stats.game_overs,
-        points: stats.points,
+        points: stats.chains.points,
         wild_columns: stats.wild_columns,
         boards_per_ms: boards as f64 / millis.max(1e-9),
     }

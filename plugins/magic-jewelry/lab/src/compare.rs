@@ -1,11 +1,12 @@
 //! `compare`: two strategies on the same seeded column sequences, with paired statistics.
 
 use super::runner::{foresee, objective_parser, play, SearchArgs, SimGameArgs};
-use super::stats::{ChainFigures, Stats};
+use super::stats::Stats;
 use super::{build_strategy, mix_seed, parse_ai, progress, with_threads, PLAYER, REFERENCE};
 use crate::args::Workers;
 use anyhow::bail;
 use magic_jewelry::engine::{Objective, RuleSet};
+use magic_jewelry::stats::Chains;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::io::Write;
@@ -91,8 +92,8 @@ pub struct Comparison {
     pub points_interval: [f64; 2],
     pub p_points: f64,
     /// Each side's chains over all its sequences.
-    pub chains_a: ChainFigures,
-    pub chains_b: ChainFigures,
+    pub chains_a: Chains,
+    pub chains_b: Chains,
 }
 
 /// The two AIs compared: as given, the player for a missing B, the player against the
@@ -182,7 +183,7 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
     let (t, p_t, mean, sd) = paired_t(&diffs);
     let (wilcoxon_z, p_wilcoxon) = wilcoxon(&diffs);
     let game_overs = |skip: usize| side(skip).map(|s| s.game_overs).sum();
-    let per_column = |s: &Stats| s.points as f64 / s.columns.max(1) as f64;
+    let per_column = Stats::points_per_column;
     let point_diffs: Vec<f64> = side(0)
         .zip(side(1))
         .map(|(x, y)| per_column(x) - per_column(y))
@@ -191,12 +192,13 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
     let half = t_quantile(point_diffs.len() as f64 - 1.0, 0.05) * points_sd
         / (point_diffs.len() as f64).sqrt();
     let chains = |skip: usize| {
-        let mut all = Stats::default();
-        side(skip).for_each(|s| all.merge(s));
-        all.chain_figures()
+        let mut all = Chains::default();
+        side(skip).for_each(|s| all.merge(&s.chains));
+        all
     };
     let points = |skip: usize| {
-        let (points, columns) = side(skip).fold((0, 0), |(p, c), s| (p + s.points, c + s.columns));
+        let (points, columns) =
+            side(skip).fold((0, 0), |(p, c), s| (p + s.chains.points, c + s.columns));
         points as f64 / columns.max(1) as f64
     };
     Ok(Comparison {

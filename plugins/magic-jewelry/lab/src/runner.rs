@@ -262,7 +262,7 @@ mod tests {
     fn pinned_short_games() {
         let stats = smart_published(RuleSet::Reference, 1, 2000);
         assert_eq!(
-            (stats.columns, stats.game_overs, stats.points),
+            (stats.columns, stats.game_overs, stats.chains.points),
             (2000, 0, 0)
         );
         let pinned = (
@@ -281,7 +281,7 @@ mod tests {
             stats.jewel_sum,
             stats.max_jewels,
             stats.removed,
-            stats.points,
+            stats.chains.points,
             stats.wild_columns,
             stats.game_overs,
         );
@@ -337,7 +337,10 @@ mod tests {
         // Past the 48th wild column, 8 frames a row.
         assert!(stats.speed_columns[8] > 0 && stats.speed_columns[63] > 0);
         assert_eq!(stats.speed_columns.iter().sum::<u64>(), 3000);
-        assert!(stats.points > 300 * stats.removed / 3 / 2, "{stats:?}");
+        assert!(
+            stats.chains.points > 300 * stats.removed / 3 / 2,
+            "{stats:?}"
+        );
     }
 
     #[test]

@@ -3,66 +3,14 @@
 //! reached and the columns played at each fall speed; mergeable across chunks.
 
 use magic_jewelry::engine::{Counters, Turn};
+use magic_jewelry::stats::{Chains, DecisionTimes};
 use serde::Serialize;
 use std::time::Duration;
 
 /// Histogram bins for jewels on the board (0-90).
 pub const FILL_BINS: usize = 91;
-/// Histogram bins for chain lengths (the last bin collects longer ones).
-pub const CHAIN_BINS: usize = 16;
 /// Histogram bins for fall speeds, in frames per row (0-63).
 pub const SPEED_BINS: usize = 64;
-/// Decision times below this many microseconds have a bin each.
-const EXACT_MICROS: u64 = 512;
-/// Above them, each doubling of the time has this many bins: a time is kept to within 1/256
-/// of itself, however long.
-const BINS_PER_DOUBLING: u64 = 256;
-/// Histogram bins for decision times: every `u64` of microseconds has one.
-pub const TIME_BINS: usize = (EXACT_MICROS + (64 - 9) * BINS_PER_DOUBLING) as usize;
-
-/// The bin of a decision time in microseconds.
-fn time_bin(micros: u64) -> usize {
-    if micros < EXACT_MICROS {
-        return micros as usize;
-    }
-    let doubling = u64::from(micros.ilog2()); // 9 and up
-    let within = (micros >> (doubling - 8)) - BINS_PER_DOUBLING;
-    (EXACT_MICROS + (doubling - 9) * BINS_PER_DOUBLING + within) as usize
-}
-
-/// The least time in microseconds a bin holds.
-fn bin_floor(bin: usize) -> u64 {
-    let bin = bin as u64;
-    if bin < EXACT_MICROS {
-        return bin;
-    }
-    let doubling = 9 + (bin - EXACT_MICROS) / BINS_PER_DOUBLING;
-    let within = (bin - EXACT_MICROS) % BINS_PER_DOUBLING;
-    (BINS_PER_DOUBLING + within) << (doubling - 8)
-}
-
-/// What the chains came to: the figures a score player is judged by.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct ChainFigures {
-    /// Locks that set off at least one match.
-    pub clearing_locks: u64,
-    /// Match steps a clearing lock set off, on average.
-    pub steps_per_clearing_lock: f64,
-    /// The most steps one lock set off.
-    pub longest: u8,
-    /// The most points one lock scored.
-    pub best_lock_points: u64,
-}
-
-impl std::fmt::Display for ChainFigures {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} clearing locks, {:.3} steps each on average, longest {} steps; best lock {} points",
-            self.clearing_locks, self.steps_per_clearing_lock, self.longest, self.best_lock_points
-        )
-    }
-}
 
 /// Totals over one or more games.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -78,14 +26,8 @@ pub struct Stats {
     pub clears: u64,
     /// Longest run of columns between two complete clears (within a chunk).
     pub longest_without_clear: u64,
-    /// `chains[n]`: locks with n match steps (0: no match).
-    pub chains: Vec<u64>,
-    /// Match steps over all locks (exact, where `chains` bins the long ones together).
-    pub chain_steps: u64,
-    /// The most match steps one lock set off.
-    pub longest_chain: u8,
-    /// The most points one lock scored (its whole resolution, every step).
-    pub best_lock_points: u64,
+    /// What the locks set off and scored (real rules score; the reference's locks score 0).
+    pub chains: Chains,
     /// Cells removed by matches (a wild column's X's included).
     pub removed: u64,
     /// Jewels gone without a match (real rules): row -2 at collapses, (3, 0) under a spawn.
@@ -93,8 +35,6 @@ pub struct Stats {
     pub game_overs: u64,
     /// Wild columns placed.
     pub wild_columns: u64,
-    /// Points scored (real rules).
-    pub points: u64,
     /// Points the wild columns' locks scored (their chains included).
     pub wild_points: u64,
     /// Games played to their end (a game over, or the end of a run).
@@ -103,12 +43,9 @@ pub struct Stats {
     pub highest_level: u64,
     /// `speed_columns[n]`: columns that fell at n frames a row.
     pub speed_columns: Vec<u64>,
-    /// Time spent deciding, in nanoseconds.
-    pub decision_nanos: u64,
-    /// Decisions by time (one bin a microsecond below 512, then 256 bins a doubling; empty
-    /// until one is timed).
+    /// How long the decisions took.
     #[serde(skip)]
-    pub decision_micros: Vec<u64>,
+    pub decisions: DecisionTimes,
 }
 
 impl Default for Stats {
@@ -120,84 +57,46 @@ impl Default for Stats {
             fill: vec![0; FILL_BINS],
             clears: 0,
             longest_without_clear: 0,
-            chains: vec![0; CHAIN_BINS],
-            chain_steps: 0,
-            longest_chain: 0,
-            best_lock_points: 0,
+            chains: Chains::default(),
             removed: 0,
             erased: 0,
             game_overs: 0,
             wild_columns: 0,
-            points: 0,
             wild_points: 0,
             games: 0,
             highest_level: 0,
             speed_columns: vec![0; SPEED_BINS],
-            decision_nanos: 0,
-            decision_micros: Vec::new(),
+            decisions: DecisionTimes::default(),
         }
     }
 }
 
 impl Stats {
-    /// Records one placement's result.
-    pub fn record(&mut self, jewels: u32, chains: u8, removed: u16) {
+    /// Records one placement's result: the jewels it left, the match steps it set off, the
+    /// cells they removed and the points they scored.
+    pub fn record(&mut self, jewels: u32, steps: u8, removed: u16, points: u64) {
         self.columns += 1;
         self.jewel_sum += u64::from(jewels);
         self.max_jewels = self.max_jewels.max(jewels);
         self.fill[(jewels as usize).min(FILL_BINS - 1)] += 1;
-        self.chains[(chains as usize).min(CHAIN_BINS - 1)] += 1;
-        self.chain_steps += u64::from(chains);
-        self.longest_chain = self.longest_chain.max(chains);
+        self.chains.record(steps, points);
         self.removed += u64::from(removed);
-    }
-
-    /// Locks that set off at least one match.
-    pub fn clearing_locks(&self) -> u64 {
-        self.chains.iter().skip(1).sum()
-    }
-
-    /// The chain figures of these games.
-    pub fn chain_figures(&self) -> ChainFigures {
-        ChainFigures {
-            clearing_locks: self.clearing_locks(),
-            steps_per_clearing_lock: self.steps_per_clearing_lock(),
-            longest: self.longest_chain,
-            best_lock_points: self.best_lock_points,
-        }
-    }
-
-    /// Match steps a clearing lock sets off, on average (0 when none cleared).
-    pub fn steps_per_clearing_lock(&self) -> f64 {
-        match self.clearing_locks() {
-            0 => 0.0,
-            locks => self.chain_steps as f64 / locks as f64,
-        }
     }
 
     /// Records what one column did (the clear counts are kept by the runner).
     pub fn record_turn(&mut self, turn: &Turn, decision: Option<Duration>) {
         if let Some(elapsed) = decision {
-            self.decision_nanos += elapsed.as_nanos() as u64;
-            if self.decision_micros.is_empty() {
-                self.decision_micros = vec![0; TIME_BINS];
-            }
-            let micros = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
-            self.decision_micros[time_bin(micros).min(TIME_BINS - 1)] += 1;
+            self.decisions.record(elapsed);
         }
         if turn.wild {
             self.wild_columns += 1;
+            self.wild_points += turn.points();
         }
         self.speed_columns[usize::from(turn.fall_speed).min(SPEED_BINS - 1)] += 1;
         let outcome = turn.resolution.map(|r| r.outcome);
-        let (chains, removed) = outcome.map_or((0, 0), |o| (o.chains, o.removed));
+        let (steps, removed) = outcome.map_or((0, 0), |o| (o.chains, o.removed));
         self.erased += outcome.map_or(0, |o| u64::from(o.erased));
-        self.points += turn.points();
-        self.best_lock_points = self.best_lock_points.max(turn.points());
-        if turn.wild {
-            self.wild_points += turn.points();
-        }
-        self.record(turn.jewels, chains, removed);
+        self.record(turn.jewels, steps, removed, turn.points());
         if turn.lost {
             self.game_overs += 1;
             self.end_game(turn.displayed_level);
@@ -219,7 +118,7 @@ impl Stats {
         if self.columns == 0 {
             return 0.0;
         }
-        self.points as f64 / self.columns as f64
+        self.chains.points as f64 / self.columns as f64
     }
 
     /// The share of columns that fell at each speed, as (frames per row, share), fastest first.
@@ -249,28 +148,6 @@ impl Stats {
         self.columns as f64 / self.clears as f64
     }
 
-    /// Mean decision time in microseconds.
-    pub fn mean_decision_micros(&self) -> f64 {
-        if self.columns == 0 {
-            return 0.0;
-        }
-        self.decision_nanos as f64 / self.columns as f64 / 1000.0
-    }
-
-    /// Median decision time in microseconds, to within 1/256 of itself (0 when none was
-    /// timed).
-    pub fn median_decision_micros(&self) -> u64 {
-        let timed: u64 = self.decision_micros.iter().sum();
-        let mut seen = 0;
-        for (bin, &n) in self.decision_micros.iter().enumerate() {
-            seen += n;
-            if 2 * seen >= timed && n > 0 {
-                return bin_floor(bin);
-            }
-        }
-        0
-    }
-
     /// Probability of each fill level.
     pub fn fill_probability(&self) -> Vec<f64> {
         let total = self.columns.max(1) as f64;
@@ -286,30 +163,18 @@ impl Stats {
         }
         self.clears += other.clears;
         self.longest_without_clear = self.longest_without_clear.max(other.longest_without_clear);
-        for (a, b) in self.chains.iter_mut().zip(&other.chains) {
-            *a += b;
-        }
-        self.chain_steps += other.chain_steps;
-        self.longest_chain = self.longest_chain.max(other.longest_chain);
-        self.best_lock_points = self.best_lock_points.max(other.best_lock_points);
+        self.chains.merge(&other.chains);
         self.removed += other.removed;
         self.erased += other.erased;
         self.game_overs += other.game_overs;
         self.wild_columns += other.wild_columns;
-        self.points += other.points;
         self.wild_points += other.wild_points;
         self.games += other.games;
         self.highest_level = self.highest_level.max(other.highest_level);
         for (a, b) in self.speed_columns.iter_mut().zip(&other.speed_columns) {
             *a += b;
         }
-        self.decision_nanos += other.decision_nanos;
-        if self.decision_micros.len() < other.decision_micros.len() {
-            self.decision_micros.resize(other.decision_micros.len(), 0);
-        }
-        for (a, b) in self.decision_micros.iter_mut().zip(&other.decision_micros) {
-            *a += b;
-        }
+        self.decisions.merge(&other.decisions);
     }
 }
 
@@ -392,67 +257,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn decision_times_are_kept_to_within_a_256th_however_long() {
-        for micros in [
-            0,
-            1,
-            511,
-            512,
-            513,
-            1023,
-            1024,
-            99_999,
-            150_000,
-            749_893,
-            u64::MAX,
-        ] {
-            let bin = time_bin(micros);
-            assert!(bin < TIME_BINS, "{micros}");
-            let floor = bin_floor(bin);
-            assert!(
-                floor <= micros && micros - floor <= micros / 256,
-                "{micros}: {floor}"
-            );
-        }
-        assert_eq!(time_bin(512), 512);
-        assert_eq!(time_bin(1024), time_bin(1023) + 1);
-        // A slow search's median is its own, not a cap's.
-        let mut stats = Stats::default();
-        for micros in [700_000, 750_000, 800_000] {
-            let turn = Turn {
-                resolution: None,
-                wild: false,
-                fall_speed: 8,
-                jewels: 0,
-                lost: false,
-                displayed_level: 0,
-                emptied: false,
-            };
-            stats.record_turn(&turn, Some(Duration::from_micros(micros)));
-        }
-        let median = stats.median_decision_micros();
-        assert!((747_000..=750_000).contains(&median), "{median}");
-    }
-
-    #[test]
     fn records_and_merges() {
         let mut a = Stats::default();
-        a.record(0, 0, 0);
-        a.record(6, 1, 3);
+        a.record(0, 0, 0, 0);
+        a.record(6, 1, 3, 30);
         let mut b = Stats::default();
-        b.record(95, 17, 0);
+        b.record(95, 17, 0, 100);
         a.merge(&b);
         assert_eq!(a.columns, 3);
         assert_eq!(a.mean_jewels(), 101.0 / 3.0);
         assert_eq!(a.max_jewels, 95);
         assert_eq!(a.fill[90], 1);
-        assert_eq!(a.chains[CHAIN_BINS - 1], 1);
         assert_eq!(a.removed, 3);
-        // The histogram bins 17 steps with 15; the exact figures keep them.
-        assert_eq!((a.chain_steps, a.longest_chain), (18, 17));
-        assert_eq!(a.clearing_locks(), 2);
-        assert_eq!(a.steps_per_clearing_lock(), 9.0);
-        assert_eq!(Stats::default().steps_per_clearing_lock(), 0.0);
+        assert_eq!((a.chains.locks, a.chains.clearing_locks), (3, 2));
+        assert_eq!((a.chains.steps, a.chains.longest), (18, 17));
+        assert_eq!(a.points_per_column(), 130.0 / 3.0);
     }
 
     #[test]
@@ -477,7 +296,7 @@ mod tests {
             (9, 100),
         ] {
             for _ in 0..count {
-                s.record(n, 0, 0);
+                s.record(n, 0, 0, 0);
             }
         }
         let fit = tail_fit(&s, 10).unwrap();

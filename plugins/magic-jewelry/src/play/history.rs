@@ -9,6 +9,7 @@
 use crate::game_view::{GameView, Grid, EMPTY};
 use crate::memory_map::{COLUMNS, ROWS};
 use crate::play::tracker::{counter_gain, Events};
+use crate::stats::Chains;
 use jewelbot_plugin::{Milestone, Series};
 use serde::{Deserialize, Serialize};
 
@@ -54,56 +55,6 @@ pub struct ColumnRecord {
     pub tallest: u8,
 }
 
-/// The chains of every column placed, kept as they come so a dashboard reads them at once.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct Chains {
-    /// Columns whose lock matched something.
-    pub clearing_locks: u64,
-    /// Match steps of all of them.
-    pub steps: u64,
-    /// Clearing locks by their steps: index 0 for 1 step, the last for that many or more.
-    pub histogram: [u64; CHAIN_BINS],
-    /// The longest chain, and the points of the lock that set it off (the first of its length).
-    pub longest: u8,
-    pub longest_points: u32,
-    /// The most points one lock brought.
-    pub best_points: u32,
-    /// The tallest stack any column spawned over.
-    pub tallest: u8,
-    /// Points of every column together.
-    pub points: u64,
-}
-
-/// Bins of [`Chains::histogram`].
-pub const CHAIN_BINS: usize = 8;
-
-impl Chains {
-    fn add(&mut self, record: &ColumnRecord) {
-        self.points += u64::from(record.points);
-        self.best_points = self.best_points.max(record.points);
-        self.tallest = self.tallest.max(record.tallest);
-        if record.steps == 0 {
-            return;
-        }
-        self.clearing_locks += 1;
-        self.steps += u64::from(record.steps);
-        self.histogram[usize::from(record.steps).min(CHAIN_BINS) - 1] += 1;
-        if record.steps > self.longest {
-            self.longest = record.steps;
-            self.longest_points = record.points;
-        }
-    }
-
-    /// Mean steps of a clearing lock (0 with none).
-    pub fn steps_per_clearing_lock(&self) -> f64 {
-        if self.clearing_locks == 0 {
-            0.0
-        } else {
-            self.steps as f64 / self.clearing_locks as f64
-        }
-    }
-}
-
 /// One counter's display.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 struct Display {
@@ -142,8 +93,12 @@ pub struct History {
     /// Times each counter (score, jewels, level) wrapped past its 8 digits in this game.
     #[serde(default)]
     wraps: [u32; 3],
+    /// The chains of every column placed, kept as they come so a dashboard reads them at once.
     #[serde(default)]
     chains: Chains,
+    /// The tallest stack any column spawned over.
+    #[serde(default)]
+    tallest: u8,
 }
 
 impl History {
@@ -209,7 +164,8 @@ impl History {
                 steps: std::mem::take(&mut self.steps_since_spawn),
                 tallest: tallest_stack(&view.board),
             };
-            self.chains.add(&record);
+            self.chains.record(record.steps, record.points.into());
+            self.tallest = self.tallest.max(record.tallest);
             self.columns.push(record);
         }
     }
@@ -236,6 +192,11 @@ impl History {
     /// The chains of every column placed so far.
     pub fn chains(&self) -> &Chains {
         &self.chains
+    }
+
+    /// The tallest stack any column spawned over.
+    pub fn tallest(&self) -> u8 {
+        self.tallest
     }
 
     /// Displays rolled over so far.

@@ -22,7 +22,7 @@ pub mod worker;
 
 pub use foresight::ForesightStatus;
 pub use mode::{AfterGameOver, Mode};
-pub use stats::{DecisionTimes, PlayerStats};
+pub use stats::PlayerStats;
 
 use crate::engine::rules::board::WIDTH;
 use crate::engine::rules::scoring::MAX_COMBO;

@@ -4,9 +4,10 @@
 
 use super::MagicJewelryPlugin;
 use crate::game_view::GameView;
-use crate::play::history::{Chains, ALL_ROLLED_OVER, CHAIN_BINS};
+use crate::play::history::ALL_ROLLED_OVER;
 use crate::play::tracker::PlayStats;
 use crate::play::{Player, PlayerStats};
+use crate::stats::{Chains, CHAIN_BINS};
 use jewelbot_plugin::{Stat, StatValue, StopCondition};
 
 /// What the statistics are read from.
@@ -216,7 +217,7 @@ const TABLE: &[Row] = &[
     row(
         "longest_chain_points",
         "points of the lock that set off the longest chain",
-        |s| int(s.chains.longest_points.into()),
+        |s| int(s.chains.longest_points),
     ),
     row(
         "points_scored",
@@ -224,12 +225,12 @@ const TABLE: &[Row] = &[
         |s| int(s.chains.points),
     ),
     row("best_lock_points", "most points one lock brought", |s| {
-        int(s.chains.best_points.into())
+        int(s.chains.best_points)
     }),
     row(
         "tallest_stack",
         "tallest stack a column spawned over",
-        |s| int(s.chains.tallest.into()),
+        |s| int(s.plugin.history.tallest().into()),
     ),
 ];
 

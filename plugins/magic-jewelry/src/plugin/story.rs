@@ -31,17 +31,17 @@ pub(super) fn tell(plugin: &MagicJewelryPlugin, recent: usize) -> Story {
                 steps => format!(
                     "{steps} step{}, {}",
                     if steps == 1 { "" } else { "s" },
-                    grouped(chains.longest_points.into())
+                    grouped(chains.longest_points)
                 ),
             },
         ),
-        Figure::new("best lock", grouped(chains.best_points.into())),
+        Figure::new("best lock", grouped(chains.best_points)),
         Figure::new(
             "tallest stack",
             format!(
                 "{} now, max {}",
                 recent.last().map_or(0, |c| c.tallest),
-                chains.tallest
+                plugin.history.tallest()
             ),
         ),
         Figure::new("game overs", grouped(stats.game_overs)),

@@ -140,8 +140,8 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
                 share,
             })
             .collect(),
-        mean_decision_micros: stats.mean_decision_micros(),
-        median_decision_micros: stats.median_decision_micros(),
+        mean_decision_micros: stats.decisions.mean().as_secs_f64() * 1e6,
+        median_decision_micros: stats.decisions.median().as_micros() as u64,
         columns_per_second: stats.columns as f64 / seconds.max(1e-9),
         tail_fit: tail_fit(&stats, 20),
         stats,
@@ -299,11 +299,14 @@ mod tests {
         let survive = run(Objective::Survive);
         let score = run(Objective::Score);
         assert_eq!(score.objective, Objective::Score);
-        let pinned = |r: &Report| (r.stats.points, r.stats.wild_points, r.game_overs);
+        let pinned = |r: &Report| (r.stats.chains.points, r.stats.wild_points, r.game_overs);
         assert_eq!(pinned(&survive), (2_072_902, 207_875, 0));
         assert_eq!(pinned(&score), (14_259_139, 1_179_233, 0));
         // 4,062.1 points a column more, most of it from the chains it holds ready.
-        assert_eq!(score.stats.points - survive.stats.points, 12_186_237);
+        assert_eq!(
+            score.stats.chains.points - survive.stats.chains.points,
+            12_186_237
+        );
         assert!(summary(&score).contains("playing to score"));
     }
 

@@ -102,13 +102,11 @@ pub fn summary(report: &Report) -> String {
     }
     let chains: Vec<String> = s
         .chains
-        .iter()
-        .enumerate()
-        .filter(|(_, &n)| n > 0)
-        .map(|(len, n)| format!("{len}:{n}"))
+        .by_steps()
+        .map(|(steps, n)| format!("{steps}:{n}"))
         .collect();
     out += &format!("chain lengths (steps:locks): {}\n", chains.join(" "));
-    out += &format!("chains: {}\n", s.chain_figures());
+    out += &format!("chains: {}\n", s.chains);
     let fill: Vec<String> = s
         .fill
         .iter()
