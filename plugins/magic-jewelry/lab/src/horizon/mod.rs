@@ -279,6 +279,29 @@ pub fn choices_of(strategy: &mut dyn Strategy) -> impl FnMut(&Question) -> Optio
     |question| strategy.choose(question).map(|c| (c.x, c.arrangement))
 }
 
+/// Columns a player's fingerprint plays.
+const FINGERPRINT_COLUMNS: u64 = 200;
+
+/// What tells one player from another: its choices over the power-on's first
+/// [`FINGERPRINT_COLUMNS`] columns, hashed (FNV-1a). Results and checkpoints carry it, so that
+/// those of a player that decides otherwise (another build, another setting) are refused rather
+/// than mixed into a proof.
+pub fn player_fingerprint(choose: &mut Choose<'_>) -> String {
+    let mut game = Game::from_generator_state(POWER_ON_STATE);
+    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+    for _ in 0..FINGERPRINT_COLUMNS {
+        let question = spawn_question(&game, InputModel::FAST, true);
+        let choice = choose(&question);
+        for byte in choice.map_or([0xFF; 2], |(x, arrangement)| [x, arrangement]) {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+        if game.play(choice).lost {
+            break;
+        }
+    }
+    format!("{hash:016x}")
+}
+
 /// Plays one column: the player's choice, and what the lock did.
 pub fn play_column(choose: &mut Choose<'_>, game: &mut Game, input: InputModel) -> Step {
     // Only the real game's generator is there to be known: independent colours are not.
@@ -660,11 +683,21 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
     let ai = parse_ai(&args.ai, None, RuleSet::Real)?;
     let work = args.search.work.unwrap_or(LOCKSTEP_WORK);
     let foresight = args.search.config();
+    let player = || {
+        let mut strategy = foresee(
+            build_strategy(ai.strategy, &ai.evaluation, RuleSet::Real, args.objective),
+            foresight,
+        );
+        strategy.set_budget(Budget::work(Some(work)));
+        strategy.set_rules(RuleSet::Real);
+        strategy
+    };
     let settings = serde_json::json!({
         "ai": args.ai,
         "objective": args.objective,
         "work": work,
         "foresight": format!("{foresight:?}"),
+        "player": player_fingerprint(&mut choices_of(player().as_mut())),
         "max_columns": args.max_columns,
     });
     let mut file = args
@@ -719,12 +752,7 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
         starts
             .par_iter()
             .map(|&state| {
-                let mut strategy = foresee(
-                    build_strategy(ai.strategy, &ai.evaluation, RuleSet::Real, args.objective),
-                    foresight,
-                );
-                strategy.set_budget(Budget::work(Some(work)));
-                strategy.set_rules(RuleSet::Real);
+                let mut strategy = player();
                 let started = Instant::now();
                 let resumed = resumable
                     .get(&state)
@@ -1080,6 +1108,24 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A player's fingerprint is its own: two builds of one agree, another strategy or
+    /// objective differs.
+    #[test]
+    fn a_player_is_known_by_its_choices() {
+        let fingerprint = |name: &str, objective| {
+            let ai = parse_ai(name, None, RuleSet::Real).expect("an AI");
+            let mut strategy =
+                build_strategy(ai.strategy, &ai.evaluation, RuleSet::Real, objective);
+            strategy.set_budget(Budget::work(Some(LOCKSTEP_WORK)));
+            let fingerprint = player_fingerprint(&mut choices_of(strategy.as_mut()));
+            fingerprint
+        };
+        let smart = fingerprint("smart", Objective::Survive);
+        assert_eq!(smart, fingerprint("smart", Objective::Survive));
+        assert_ne!(smart, fingerprint("simple", Objective::Survive));
+        assert_ne!(smart, fingerprint("smart", Objective::Score));
+    }
 
     /// Options of one kind of run given to the other are refused before anything plays or is
     /// written.
