@@ -103,6 +103,8 @@ pub struct PluginSlot {
     slowest_frame: Duration,
     panic_messages: RateLimit,
     stall_messages: RateLimit,
+    /// It asks to hold the controller alone ([`Plugin::wants_controller`]).
+    holds_controller: bool,
 }
 
 impl PluginSlot {
@@ -176,6 +178,7 @@ impl PluginHost {
             slots: plugins
                 .into_iter()
                 .map(|plugin| PluginSlot {
+                    holds_controller: plugin.wants_controller(),
                     plugin,
                     state: SlotState::Idle,
                     status: Status::default(),
@@ -285,7 +288,9 @@ impl PluginHost {
                     self.stalled(index, took, limit);
                 }
                 Ok(()) => {
-                    wanted |= self.slots[index].buttons;
+                    if self.in_control(index) {
+                        wanted |= self.slots[index].buttons;
+                    }
                     self.take_notes(index);
                 }
                 Err(panic) => {
@@ -317,10 +322,20 @@ impl PluginHost {
         }));
     }
 
+    /// Whether the plug-in at `index` holds the controller: the console's buttons are the
+    /// plug-ins', and no running plug-in asks to hold it alone unless this one does.
+    fn in_control(&self, index: usize) -> bool {
+        let holders = self
+            .slots
+            .iter()
+            .any(|s| s.holds_controller && s.is_running());
+        self.in_control && (!holders || self.slots[index].holds_controller)
+    }
+
     /// Tells a plug-in that panicked of a reset and whether it is in control; `true` when it
     /// took both without panicking and runs again.
     fn restart(&mut self, index: usize) -> bool {
-        let in_control = self.in_control;
+        let in_control = self.in_control(index);
         let slot = &mut self.slots[index];
         let result = guarded(|| {
             slot.plugin.on_reset();
@@ -430,6 +445,7 @@ impl PluginHost {
         self.in_control = in_control;
         let mut active = 0;
         for index in 0..self.slots.len() {
+            let in_control = self.in_control(index);
             let slot = &mut self.slots[index];
             if !slot.is_running() {
                 continue;

@@ -173,6 +173,52 @@ fn declined_plugin_leaves_the_rom_running() {
     assert!(session.ram()[common::NMI_COUNT] >= 8);
 }
 
+/// Asks to hold the controller alone and presses Select, unless it declines the ROM.
+struct Holder {
+    declines: bool,
+}
+
+impl Plugin for Holder {
+    fn name(&self) -> &'static str {
+        "holder"
+    }
+    fn attach(&mut self, _: &RomIdentity<'_>) -> Result<String, String> {
+        if self.declines {
+            Err("not my game".into())
+        } else {
+            Ok("a script".into())
+        }
+    }
+    fn wants_controller(&self) -> bool {
+        true
+    }
+    fn on_frame(&mut self, ctx: &mut FrameContext<'_>) {
+        ctx.set_buttons(Buttons::SELECT);
+    }
+}
+
+/// While a plug-in that asks to hold the controller runs, only its buttons reach the console;
+/// one that is not running leaves the controller to the others.
+#[test]
+fn a_plugin_that_holds_the_controller_presses_alone() {
+    for declines in [false, true] {
+        let plugins: Vec<Box<dyn Plugin>> =
+            vec![Box::new(Presser::default()), Box::new(Holder { declines })];
+        let mut session = tiny_session(plugins);
+        session.set_control(Control::Plugins);
+        let mut read = Vec::new();
+        for _ in 0..6 {
+            session.run_frame().expect("frame runs");
+            read.push(session.ram()[common::PAD_BITS..common::PAD_BITS + 8].to_vec());
+        }
+        let select = [0, 0, 1, 0, 0, 0, 0, 0];
+        let holder_pressed = read.iter().skip(2).all(|bits| bits == &select);
+        assert_eq!(holder_pressed, !declines, "{read:?}");
+        let presser_pressed = read.iter().any(|bits| bits[0] == 1 && bits[7] == 1);
+        assert_eq!(presser_pressed, declines, "{read:?}");
+    }
+}
+
 #[test]
 fn manual_control_overrides_plugins() {
     let mut session = tiny_session(vec![Box::new(Presser::default())]);

@@ -31,6 +31,13 @@ pub trait Plugin: Send {
         let _ = in_control;
     }
 
+    /// Whether it asks to hold the controller alone (a script that plays the game): while a
+    /// running plug-in does, only the buttons of those that do reach the console, and the
+    /// others are told they are out of control ([`Plugin::set_in_control`]).
+    fn wants_controller(&self) -> bool {
+        false
+    }
+
     /// Tells the plug-in how the host paces frames: in [`Pacing::Lockstep`] (the default) it
     /// is waited for, and work it would cut by time should be bounded by work instead, so that
     /// a run repeats exactly; in [`Pacing::RealTime`] it may cut its work to keep up.

@@ -64,6 +64,13 @@ pub struct GameArgs {
     /// another ROM is refused.
     #[arg(long, value_name = "FILE")]
     pub movie: Option<PathBuf>,
+    /// Run a Lua script written for FCEUX's API (docs/lua.md): it holds the controller while
+    /// it runs; the AI watches. A script error stops the script, not the game.
+    #[arg(long, value_name = "SCRIPT")]
+    pub lua: Option<PathBuf>,
+    /// Give the Lua script `os`, `io`, `require`, `dofile` and `loadfile` (off by default).
+    #[arg(long, requires = "lua")]
+    pub lua_os_io: bool,
 }
 
 #[derive(Debug, Args)]

@@ -109,7 +109,8 @@ fn run(cli: Cli, plugins: &Plugins, out: &mut dyn Write) -> anyhow::Result<ExitC
                 video: args.gif.is_some(),
                 ..SessionConfig::default()
             };
-            let mut session = open_session_with(&args.game, plugins.build()?, config)?;
+            let mut session =
+                open_session_with(&args.game, plugins.build_for(&args.game)?, config)?;
             report_messages(&mut session);
             run::run(
                 &args,

@@ -32,7 +32,7 @@ pub fn play(args: &PlayArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
     };
     let interrupt = options.interrupt.clone();
     // Settings and files are refused before the window opens.
-    let built = plugins.build()?;
+    let built = plugins.build_for(&args.game)?;
     let outputs: Vec<Output> = [
         ("--record-movie", &window.record_movie),
         ("--gif", &window.gif),

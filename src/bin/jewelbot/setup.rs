@@ -6,6 +6,7 @@ use anyhow::{anyhow, Context};
 use jewelbot::outputs::Input;
 use jewelbot::rom::RomImage;
 use jewelbot::session::{Control, Session, SessionConfig};
+use jewelbot_lua::{LuaOptions, LuaPlugin};
 use jewelbot_plugin::Plugin;
 use magic_jewelry::plugin::MagicJewelryPlugin;
 use std::path::Path;
@@ -40,6 +41,20 @@ impl Plugins {
         }
         Ok(list)
     }
+
+    /// [`Plugins::build`] with the Lua script `game` names (`--lua`), which then holds the
+    /// controller; a script that cannot be read is an error, one that does not parse a
+    /// plug-in that says so and stops (the game goes on).
+    pub fn build_for(&self, game: &GameArgs) -> anyhow::Result<Vec<Box<dyn Plugin>>> {
+        let mut list = self.build()?;
+        if let Some(script) = &game.lua {
+            let options = LuaOptions {
+                os_and_io: game.lua_os_io,
+            };
+            list.insert(0, Box::new(LuaPlugin::from_file(script, options)?));
+        }
+        Ok(list)
+    }
 }
 
 pub fn open_rom(path: Option<&Path>) -> anyhow::Result<RomImage> {
@@ -52,7 +67,7 @@ pub fn open_rom(path: Option<&Path>) -> anyhow::Result<RomImage> {
 }
 
 pub fn open_session(game: &GameArgs, plugins: &Plugins) -> anyhow::Result<Session> {
-    open_session_with(game, plugins.build()?, SessionConfig::default())
+    open_session_with(game, plugins.build_for(game)?, SessionConfig::default())
 }
 
 /// A session of `plugins` (built once, by the caller: bad settings are refused before any ROM
@@ -153,12 +168,17 @@ pub fn report_messages(session: &mut Session) {
     }
 }
 
-/// The files a session started from `game` reads: the ROM, the movie, and the plug-ins' files.
+/// The files a session started from `game` reads: the ROM, the movie, the Lua script, and the
+/// plug-ins' files.
 pub fn game_inputs(game: &GameArgs, plugins: &Plugins) -> Vec<Input> {
-    let mut inputs: Vec<Input> = [("--rom", &game.rom), ("--movie", &game.movie)]
-        .into_iter()
-        .filter_map(|(flag, path)| path.as_deref().map(|p| Input::new(flag, p)))
-        .collect();
+    let mut inputs: Vec<Input> = [
+        ("--rom", &game.rom),
+        ("--movie", &game.movie),
+        ("--lua", &game.lua),
+    ]
+    .into_iter()
+    .filter_map(|(flag, path)| path.as_deref().map(|p| Input::new(flag, p)))
+    .collect();
     inputs.extend(plugins.files.iter().cloned());
     inputs
 }

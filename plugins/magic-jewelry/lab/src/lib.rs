@@ -126,6 +126,24 @@ pub fn with_threads<T: Send>(threads: usize, job: impl FnOnce() -> T + Send) -> 
 pub fn worker_pool(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
+        .spawn_handler(|thread| {
+            let mut builder = std::thread::Builder::new();
+            if let Some(name) = thread.name() {
+                builder = builder.name(name.to_owned());
+            }
+            if let Some(size) = thread.stack_size() {
+                builder = builder.stack_size(size);
+            }
+            let (started, running) = std::sync::mpsc::channel();
+            builder.spawn(move || {
+                let _ = started.send(());
+                thread.run();
+            })?;
+            // Each thread is under way (its signal stack made) before the next is asked for:
+            // a system out of room refuses the next thread, never aborts one already started.
+            let _ = running.recv();
+            Ok(())
+        })
         .build()
         .map_err(|e| anyhow::anyhow!("cannot start {threads} worker threads: {e}"))
 }

@@ -1,0 +1,74 @@
+//! `joypad`: controller 1 as the script holds it. `joypad.set` chooses the buttons for the next
+//! frame only, as in FCEUX; a button set `true` (or `"invert"`, there being no person's input
+//! to invert) is pressed, and the others are not.
+
+use super::refuse;
+use crate::console::Shared;
+use jewelbot_plugin::Buttons;
+use mlua::{Lua, Table, Value};
+
+/// FCEUX's button names, with the button each is.
+pub const NAMES: [(&str, Buttons); 8] = [
+    ("A", Buttons::A),
+    ("B", Buttons::B),
+    ("select", Buttons::SELECT),
+    ("start", Buttons::START),
+    ("up", Buttons::UP),
+    ("down", Buttons::DOWN),
+    ("left", Buttons::LEFT),
+    ("right", Buttons::RIGHT),
+];
+
+fn controller(function: &str, player: f64) -> mlua::Result<()> {
+    if player == 1.0 {
+        return Ok(());
+    }
+    Err(refuse(
+        function,
+        &format!("controller {player}: a script plays controller 1 only"),
+    ))
+}
+
+pub fn install(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
+    let joypad = lua.create_table()?;
+    for name in ["get", "read", "getdown", "readdown"] {
+        let s = shared.clone();
+        let function = format!("joypad.{name}");
+        joypad.set(
+            name,
+            lua.create_function(move |lua, player: f64| {
+                controller(&function, player)?;
+                let held = s.lock().buttons;
+                let table = lua.create_table()?;
+                for (name, button) in NAMES {
+                    table.set(name, held.contains(button))?;
+                }
+                Ok(table)
+            })?,
+        )?;
+    }
+    for name in ["set", "write"] {
+        let s = shared.clone();
+        let function = format!("joypad.{name}");
+        joypad.set(
+            name,
+            lua.create_function(move |_, (player, wanted): (f64, Table)| {
+                controller(&function, player)?;
+                let mut buttons = Buttons::NONE;
+                for (name, button) in NAMES {
+                    let pressed = match wanted.get::<Value>(name)? {
+                        Value::Boolean(pressed) => pressed,
+                        Value::String(text) => matches!(text.to_str()?.as_ref(), "invert"),
+                        _ => false,
+                    };
+                    if pressed {
+                        buttons |= button;
+                    }
+                }
+                s.lock().buttons = buttons;
+                Ok(())
+            })?,
+        )?;
+    }
+    lua.globals().set("joypad", joypad)
+}

@@ -1,0 +1,40 @@
+//! FCEUX's Lua tables, one module each: what a bot script calls, with FCEUX's names and
+//! argument orders. A function the host cannot honour raises an error that names it and says
+//! why, rather than doing something else quietly.
+
+pub mod bit;
+pub mod emu;
+pub mod gui;
+pub mod joypad;
+pub mod memory;
+pub mod others;
+
+use crate::console::Shared;
+use mlua::Lua;
+
+/// An error naming the function and why it cannot do what was asked.
+pub(crate) fn refuse(function: &str, why: &str) -> mlua::Error {
+    mlua::Error::RuntimeError(format!("{function}: {why}"))
+}
+
+/// A function that always refuses: FCEUX has it, this host cannot do it (yet).
+pub(crate) fn unsupported(
+    lua: &Lua,
+    function: &'static str,
+    why: &'static str,
+) -> mlua::Result<mlua::Function> {
+    lua.create_function(move |_, _: mlua::MultiValue| -> mlua::Result<()> {
+        Err(refuse(function, why))
+    })
+}
+
+/// Installs every table into `lua`'s globals.
+pub fn install(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
+    bit::install(lua)?;
+    memory::install(lua, shared)?;
+    joypad::install(lua, shared)?;
+    emu::install(lua, shared)?;
+    gui::install(lua, shared)?;
+    others::install(lua, shared)?;
+    Ok(())
+}

@@ -1,0 +1,59 @@
+//! What a script sees of the console and leaves for the host, between two frames: shared by
+//! the Lua functions and the plug-in that runs them.
+
+use jewelbot_plugin::{Buttons, Mark, Ram, RAM_SIZE};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// The console as the script sees it.
+#[derive(Debug)]
+pub struct Console {
+    /// RAM at the end of the last frame, with the script's writes since.
+    pub ram: Ram,
+    /// RAM writes to apply before the next frame.
+    pub pokes: Vec<(u16, u8)>,
+    /// The cartridge's PRG ROM, for reads of $8000-$FFFF (an NROM cartridge's only).
+    pub prg: Vec<u8>,
+    /// The ROM file's bytes after its header (PRG then CHR), for `rom.readbyte`.
+    pub rom: Vec<u8>,
+    /// The cartridge's mapper.
+    pub mapper: u16,
+    /// Frames run since power-on.
+    pub frame: u64,
+    /// Controller 1's buttons during the next frame, as the script set them.
+    pub buttons: Buttons,
+    /// Drawn this frame.
+    pub marks: Vec<Mark>,
+    pub texts: Vec<String>,
+    /// Messages (`emu.message`) shown until the script gives another.
+    pub message: Option<String>,
+}
+
+impl Default for Console {
+    fn default() -> Self {
+        Self {
+            ram: [0; RAM_SIZE],
+            pokes: Vec::new(),
+            prg: Vec::new(),
+            rom: Vec::new(),
+            mapper: 0,
+            frame: 0,
+            buttons: Buttons::NONE,
+            marks: Vec::new(),
+            texts: Vec::new(),
+            message: None,
+        }
+    }
+}
+
+/// The console shared between the plug-in and its Lua functions.
+#[derive(Debug, Clone, Default)]
+pub struct Shared(Arc<Mutex<Console>>);
+
+impl Shared {
+    pub fn lock(&self) -> MutexGuard<'_, Console> {
+        // A panic while holding it leaves plain data behind: use it as it is.
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}

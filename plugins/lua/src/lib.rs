@@ -1,0 +1,278 @@
+//! Lua scripts written for FCEUX, run as a jewelbot plug-in: bots that drive FCEUX from Lua
+//! (read RAM, press buttons, draw, advance frames) run here unchanged, within what the host
+//! can do ([`api`] says function by function; `docs/lua.md` has the table).
+//!
+//! The script runs as a coroutine, as in FCEUX: `emu.frameadvance()` yields it until the next
+//! frame has run. Between two frames the plug-in calls the function registered with
+//! `emu.registerafter`, resumes the script, then calls those of `emu.registerbefore` and
+//! `gui.register`; the buttons set and the RAM written meanwhile reach the console before the
+//! next frame. A bad script stops with its file and line, and the game goes on: a syntax or
+//! run-time error, a frame's work past [`INSTRUCTION_LIMIT`] instructions (a loop that never
+//! yields), memory past [`MEMORY_LIMIT`]. `os` and `io` (and the functions that read files) are
+//! off unless [`LuaOptions::os_and_io`] turns them on.
+
+pub mod api;
+mod console;
+
+use console::Shared;
+use jewelbot_plugin::{Buttons, FrameContext, Mark, Plugin, RomIdentity};
+use mlua::{Function, HookTriggers, Lua, LuaOptions as MluaOptions, StdLib, Thread, ThreadStatus};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Most Lua instructions a script may run between two frames, callbacks included: a loop
+/// that never yields is stopped within a fraction of a second.
+pub const INSTRUCTION_LIMIT: u64 = 100_000_000;
+/// Instructions between two checks of [`INSTRUCTION_LIMIT`].
+const CHECK_EVERY: u32 = 10_000;
+/// Most memory a script's Lua state may hold.
+pub const MEMORY_LIMIT: usize = 256 << 20;
+
+/// How a script may reach outside the emulator.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LuaOptions {
+    /// Lua's `os` and `io` libraries, `require`, `dofile` and `loadfile`: for scripts that
+    /// write files (the RAM-dump script) or read settings from the environment.
+    pub os_and_io: bool,
+}
+
+/// Why a script could not be started.
+#[derive(Debug)]
+pub struct ScriptError(pub String);
+
+impl std::fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ScriptError {}
+
+/// A Lua script playing through FCEUX's API.
+pub struct LuaPlugin {
+    lua: Lua,
+    /// The script's main chunk, run as a coroutine (`None` once it has returned or stopped).
+    main: Option<Thread>,
+    shared: Shared,
+    /// Instructions run since the frame's script work began.
+    instructions: Arc<AtomicU64>,
+    /// Why the script stopped, once it has.
+    stopped: Option<String>,
+    name: String,
+}
+
+/// The first line of a Lua error ("file:line: what", without the traceback); an error raised
+/// by one of the API's functions gets the line of the script that called it.
+fn first_line(error: &mlua::Error) -> String {
+    match error {
+        mlua::Error::CallbackError { cause, traceback } => {
+            let what = first_line(cause);
+            // "\tbot.lua:12: in main chunk": the first frame that is the script's.
+            let caller = traceback
+                .lines()
+                .map(str::trim)
+                .find(|frame| !frame.starts_with("[C]") && frame.contains(": in "))
+                .and_then(|frame| frame.split(": in ").next());
+            match caller {
+                Some(at) if !what.starts_with(at) => format!("{at}: {what}"),
+                _ => what,
+            }
+        }
+        mlua::Error::RuntimeError(text) | mlua::Error::SyntaxError { message: text, .. } => {
+            text.lines().next().unwrap_or_default().to_owned()
+        }
+        mlua::Error::MemoryError(_) => {
+            format!(
+                "not enough memory: a script may hold {} MiB",
+                MEMORY_LIMIT >> 20
+            )
+        }
+        other => other
+            .to_string()
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_owned(),
+    }
+}
+
+impl LuaPlugin {
+    /// The script in the file at `path`. A file that cannot be read is an error; a script
+    /// with a syntax error is a plug-in stopped from the start, with the error's file and line.
+    pub fn from_file(path: &Path, options: LuaOptions) -> Result<Self, ScriptError> {
+        let source = std::fs::read(path)
+            .map_err(|e| ScriptError(format!("cannot read Lua script {}: {e}", path.display())))?;
+        Self::new(&path.display().to_string(), &source, options)
+    }
+
+    /// A script named `name` (its file, in messages) with the text `source`.
+    pub fn new(name: &str, source: &[u8], options: LuaOptions) -> Result<Self, ScriptError> {
+        let fail = |e: mlua::Error| ScriptError(format!("Lua for {name}: {e}"));
+        let mut libraries = StdLib::TABLE | StdLib::STRING | StdLib::MATH;
+        if options.os_and_io {
+            libraries |= StdLib::OS | StdLib::IO | StdLib::PACKAGE;
+        }
+        let lua = Lua::new_with(libraries, MluaOptions::default()).map_err(fail)?;
+        lua.set_memory_limit(MEMORY_LIMIT).map_err(fail)?;
+        if !options.os_and_io {
+            for reader in ["dofile", "loadfile"] {
+                lua.globals().set(reader, mlua::Value::Nil).map_err(fail)?;
+            }
+        }
+        let shared = Shared::default();
+        api::install(&lua, &shared).map_err(fail)?;
+        let instructions = Arc::new(AtomicU64::new(0));
+        // Lua 5.1 keeps a hook per thread: the main state's (callbacks) and the script's.
+        let count = |counted: Arc<AtomicU64>| {
+            move |_: &Lua, _: mlua::Debug<'_>| {
+                let run = counted.fetch_add(u64::from(CHECK_EVERY), Ordering::Relaxed);
+                if run >= INSTRUCTION_LIMIT {
+                    return Err(mlua::Error::RuntimeError(format!(
+                        "the script ran {INSTRUCTION_LIMIT} instructions without \
+                         emu.frameadvance(): stopped"
+                    )));
+                }
+                Ok(mlua::VmState::Continue)
+            }
+        };
+        let every = HookTriggers::new().every_nth_instruction(CHECK_EVERY);
+        lua.set_hook(every, count(Arc::clone(&instructions)));
+        let mut plugin = Self {
+            lua,
+            main: None,
+            shared,
+            instructions,
+            stopped: None,
+            name: name.to_owned(),
+        };
+        let chunk = plugin
+            .lua
+            .load(source)
+            .set_name(format!("@{name}"))
+            .into_function()
+            .and_then(|main| plugin.lua.create_thread(main));
+        match chunk {
+            Ok(thread) => {
+                thread.set_hook(every, count(Arc::clone(&plugin.instructions)));
+                plugin.main = Some(thread);
+            }
+            Err(error) => plugin.stop(&error),
+        }
+        Ok(plugin)
+    }
+
+    /// Why the script stopped (`None` while it runs or after it returned).
+    pub fn stopped(&self) -> Option<&str> {
+        self.stopped.as_deref()
+    }
+
+    /// Whether the script's main chunk is still running (waiting on a frame).
+    pub fn running(&self) -> bool {
+        self.main
+            .as_ref()
+            .is_some_and(|t| t.status() == ThreadStatus::Resumable)
+    }
+
+    fn stop(&mut self, error: &mlua::Error) {
+        let mut what = first_line(error);
+        if !what.starts_with(&self.name) {
+            what = format!("{}: {what}", self.name);
+        }
+        let why = format!("{what} (the script stopped; the game goes on)");
+        eprintln!("lua: {why}");
+        self.stopped = Some(why);
+        self.main = None;
+        for key in [api::emu::BEFORE, api::emu::AFTER, api::gui::DRAW] {
+            let _ = self.lua.set_named_registry_value(key, mlua::Value::Nil);
+        }
+    }
+
+    /// Calls the function registered under `key`, if any.
+    fn call_registered(&mut self, key: &str) -> mlua::Result<()> {
+        let registered: Option<Function> = self.lua.named_registry_value(key)?;
+        match registered {
+            Some(f) => f.call(()),
+            None => Ok(()),
+        }
+    }
+
+    /// The script's work between two frames.
+    fn between_frames(&mut self) -> mlua::Result<()> {
+        self.instructions.store(0, Ordering::Relaxed);
+        self.call_registered(api::emu::AFTER)?;
+        if let Some(main) = &self.main {
+            if main.status() == ThreadStatus::Resumable {
+                main.resume::<()>(())?;
+            }
+        }
+        self.call_registered(api::emu::BEFORE)?;
+        self.call_registered(api::gui::DRAW)
+    }
+}
+
+impl Plugin for LuaPlugin {
+    fn name(&self) -> &'static str {
+        "lua"
+    }
+
+    fn attach(&mut self, rom: &RomIdentity<'_>) -> Result<String, String> {
+        let mut console = self.shared.lock();
+        console.mapper = rom.mapper;
+        console.prg = rom.prg.to_vec();
+        console.rom = [rom.prg, rom.chr].concat();
+        Ok(format!("Lua script {}", self.name))
+    }
+
+    fn wants_controller(&self) -> bool {
+        true
+    }
+
+    fn on_frame(&mut self, ctx: &mut FrameContext<'_>) {
+        {
+            let mut console = self.shared.lock();
+            console.ram = *ctx.ram();
+            console.frame = ctx.frame_number();
+            console.pokes.clear();
+            console.marks.clear();
+            console.texts.clear();
+            // joypad.set holds for one frame.
+            console.buttons = Buttons::NONE;
+        }
+        if self.stopped.is_none() {
+            if let Err(error) = self.between_frames() {
+                self.stop(&error);
+            }
+        }
+        let console = self.shared.lock();
+        for &(address, value) in &console.pokes {
+            ctx.poke(address, value);
+        }
+        ctx.set_buttons(if self.stopped.is_some() {
+            Buttons::NONE
+        } else {
+            console.buttons
+        });
+        let marks: Vec<Mark> = console.marks.clone();
+        let mut lines: Vec<String> = console.message.iter().cloned().collect();
+        lines.extend(console.texts.iter().cloned());
+        drop(console);
+        if let Some(why) = &self.stopped {
+            lines.push(format!("lua: {why}"));
+        }
+        let status = ctx.status();
+        status.marks = marks;
+        status.lines = lines;
+    }
+}
+
+impl Drop for LuaPlugin {
+    fn drop(&mut self) {
+        if self.stopped.is_none() {
+            self.instructions.store(0, Ordering::Relaxed);
+            if let Err(error) = self.call_registered(api::emu::EXIT) {
+                eprintln!("lua: {} (in the exit function)", first_line(&error));
+            }
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! Scripts written for FCEUX's API, run frame by frame through the plug-in as the host runs
+//! it: what they read, press, write and draw, and how bad scripts stop without stopping the
+//! game.
+
+use jewelbot_lua::{LuaOptions, LuaPlugin};
+use jewelbot_plugin::{Buttons, FrameContext, FrameOutputs, Plugin, Ram, RomIdentity, Status};
+
+/// A console that runs no CPU: RAM changes only by the script's writes (and the test's).
+struct Console {
+    plugin: LuaPlugin,
+    ram: Ram,
+    frame: u64,
+    status: Status,
+}
+
+impl Console {
+    fn new(script: &str) -> Self {
+        Self::with(script, LuaOptions::default())
+    }
+
+    fn with(script: &str, options: LuaOptions) -> Self {
+        let mut plugin =
+            LuaPlugin::new("bot.lua", script.as_bytes(), options).expect("a Lua state");
+        let prg: Vec<u8> = (0..0x4000).map(|i| (i % 251) as u8).collect();
+        let chr = vec![0xC4; 0x2000];
+        plugin
+            .attach(&RomIdentity {
+                name: "test",
+                mapper: 0,
+                prg: &prg,
+                chr: &chr,
+                prg_chr_crc32: 0,
+                file_sha1: "",
+            })
+            .expect("attached");
+        Self {
+            plugin,
+            ram: [0; 0x800],
+            frame: 0,
+            status: Status::default(),
+        }
+    }
+
+    /// One frame: the plug-in's buttons for the next, its writes applied.
+    fn frame(&mut self) -> Buttons {
+        self.frame += 1;
+        let mut pokes = Vec::new();
+        let mut buttons = Buttons::NONE;
+        let picture = vec![0u16; 256 * 240];
+        let out = FrameOutputs {
+            pokes: &mut pokes,
+            buttons: &mut buttons,
+            status: &mut self.status,
+        };
+        let mut ctx = FrameContext::new(self.frame, &self.ram, &picture, out);
+        self.plugin.on_frame(&mut ctx);
+        for (address, value) in pokes {
+            self.ram[usize::from(address)] = value;
+        }
+        buttons
+    }
+
+    fn frames(&mut self, n: usize) -> Vec<Buttons> {
+        (0..n).map(|_| self.frame()).collect()
+    }
+}
+
+#[test]
+fn frameadvance_hands_over_a_frame_at_a_time() {
+    let mut console = Console::new(
+        "while true do
+           local f = emu.framecount()
+           if f % 2 == 0 then joypad.set(1, {A = true, right = true, B = false}) end
+           memory.writebyte(0x10, f * 3)
+           emu.frameadvance()
+         end",
+    );
+    let pressed = console.frames(6);
+    let both = Buttons::A | Buttons::RIGHT;
+    assert_eq!(
+        pressed,
+        [
+            Buttons::NONE,
+            both,
+            Buttons::NONE,
+            both,
+            Buttons::NONE,
+            both
+        ]
+    );
+    // The write of frame 6, kept to 8 bits.
+    assert_eq!(console.ram[0x10], 18);
+    assert!(console.plugin.running());
+}
+
+#[test]
+fn memory_reads_ram_its_mirrors_its_own_writes_and_nrom_prg() {
+    let mut console = Console::new(
+        "memory.writebyte(0x0801, 0xAB)     -- a mirror of $0001
+         memory.writebyte(0x0002, -1)       -- FCEUX keeps the low 8 bits
+         assert(memory.readbyte(0x0001) == 0xAB)
+         assert(memory.readbyte(0x1801) == 0xAB)
+         assert(memory.readbytesigned(0x0002) == -1)
+         assert(memory.readword(0x0001) == 0xFFAB)
+         assert(memory.readword(0x0002, 0x0001) == 0xABFF)
+         assert(memory.readbyterange(0x0001, 2) == string.char(0xAB, 0xFF))
+         assert(memory.readbyte(0x8000) == 0)
+         assert(memory.readbyte(0xC001) == 1)           -- 16 KiB PRG mirrored
+         assert(rom.readbyte(16 + 0x4000) == 0xC4)       -- CHR after PRG in the file
+         assert(bit.band(0xF0F0, 0xFF00) == 0xF000)
+         assert(bit.lshift(1, 31) == -2147483648)
+         assert(bit.rshift(-1, 28) == 15)
+         assert(bit.tohex(255, 2) == 'ff' and bit.tohex(255, -4) == '00FF')
+         assert(bit.bxor(5, 3, 1) == 7)
+         memory.writebyte(0x20, 1)
+         emu.frameadvance()
+         memory.writebyte(0x21, memory.readbyte(0x20) + 1)
+         emu.frameadvance()",
+    );
+    console.frames(3);
+    assert_eq!(console.plugin.stopped(), None);
+    assert_eq!((console.ram[1], console.ram[2]), (0xAB, 0xFF));
+    assert_eq!((console.ram[0x20], console.ram[0x21]), (1, 2));
+    assert!(!console.plugin.running(), "the script returned");
+}
+
+#[test]
+fn callbacks_run_around_the_script_and_at_the_end() {
+    let dir = std::env::temp_dir().join(format!("jewelbot-lua-exit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("exit.txt");
+    let script = format!(
+        "local order = {{}}
+         emu.registerafter(function() order[#order + 1] = 'after' end)
+         emu.registerbefore(function() order[#order + 1] = 'before' end)
+         gui.register(function() gui.box(1, 2, 10, 20, 'red') gui.text(0, 0, 'hi') end)
+         emu.registerexit(function()
+           local f = io.open({path:?}, 'w') f:write(table.concat(order, ',')) f:close()
+         end)
+         while true do order[#order + 1] = 'main' emu.frameadvance() end"
+    );
+    let mut console = Console::with(&script, LuaOptions { os_and_io: true });
+    console.frames(2);
+    let mark = &console.status.marks[0];
+    assert_eq!((mark.x, mark.y, mark.width, mark.height), (1, 2, 10, 19));
+    assert_eq!(mark.color, [255, 0, 0, 255]);
+    assert_eq!(console.status.lines, ["hi"]);
+    drop(console);
+    // The script's first part ran at the first frame, then every frame: after, main, before.
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "main,before,after,main,before"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A bad script stops with one clear message, and the plug-in goes on giving frames nothing.
+fn stops_with(script: &str, frames: usize, expected: &str) {
+    let mut console = Console::new(script);
+    let pressed = console.frames(frames);
+    let why = console
+        .plugin
+        .stopped()
+        .unwrap_or_else(|| panic!("{script}: not stopped"));
+    assert!(why.contains(expected), "{script}: {why}");
+    assert!(why.contains("the game goes on"), "{why}");
+    assert_eq!(pressed.last(), Some(&Buttons::NONE));
+    assert!(console.status.lines.iter().any(|l| l.contains(expected)));
+}
+
+#[test]
+fn bad_scripts_stop_with_their_file_and_line() {
+    stops_with("while true do\n  emu.frameadvance(\nend", 3, "bot.lua:3:");
+    stops_with(
+        "joypad.set(1, {A = true})\nwhile emu.framecount() < 500 do emu.frameadvance() end\nerror('at 500')",
+        600,
+        "bot.lua:3: at 500",
+    );
+    stops_with("while true do end", 2, "without emu.frameadvance()");
+    stops_with("os.execute('true')", 1, "os");
+    stops_with("io.open('x')", 1, "io");
+    stops_with("dofile('x')", 1, "dofile");
+    stops_with(
+        "local s = string.rep('x', 2^30)",
+        1,
+        "bot.lua: not enough memory",
+    );
+    stops_with("local t = {} for i = 1, 1e9 do t[i] = i end", 1, "memory");
+    stops_with(
+        "local a = 1\nmemory.writebyte(0x8000, a)",
+        1,
+        "bot.lua:2: memory.writebyte: $8000 is not RAM",
+    );
+    stops_with("memory.readbyte(0x10000)", 1, "not one of the CPU's");
+    stops_with("memory.readbyte(0x2002)", 1, "cannot be read here");
+    stops_with("joypad.set(2, {})", 1, "controller 2");
+    stops_with("savestate.load(savestate.object(1))", 1, "savestate.object");
+    stops_with(
+        "memory.registerwrite(0x10, function() end)",
+        1,
+        "memory callbacks",
+    );
+}

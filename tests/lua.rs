@@ -1,0 +1,82 @@
+//! `--lua SCRIPT`: a bot written for FCEUX's Lua API plays the cartridge while the AI watches,
+//! and a script that fails stops alone, with its file and line, while the run goes on.
+
+mod common;
+
+use common::jewelbot;
+use serde_json::Value;
+
+fn summary(stdout: &str) -> Value {
+    serde_json::from_str(stdout).expect("a JSON summary")
+}
+
+fn int(summary: &Value, key: &str) -> i64 {
+    summary[key]
+        .as_i64()
+        .unwrap_or_else(|| panic!("no {key} in {summary}"))
+}
+
+/// The example bot starts games and places columns (it loses its first); the AI, out of
+/// control, decides nothing.
+/// Pinned on 4,000 frames so that a change in the script's view shows as a changed number.
+#[test]
+fn the_example_bot_plays_the_cartridge() {
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/lua/magic-jewelry-bot.lua"
+    );
+    let args = [
+        "run",
+        "--headless",
+        "--json",
+        "--frames",
+        "4000",
+        "--lua",
+        script,
+    ];
+    let (code, stdout, stderr) = jewelbot(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let run = summary(&stdout);
+    assert_eq!(int(&run, "decisions"), 0, "the AI pressed: {run}");
+    assert_eq!(
+        (int(&run, "games_started"), int(&run, "columns_placed")),
+        (2, 33),
+        "{run}"
+    );
+}
+
+/// A run-time error at frame 300 stops the script; the run plays its frames to the end.
+#[test]
+fn a_failing_script_stops_alone() {
+    let dir = std::env::temp_dir().join(format!("jewelbot-lua-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let script = dir.join("bot.lua");
+    std::fs::write(
+        &script,
+        "while emu.framecount() < 300 do emu.frameadvance() end\nlocal t = nil\nprint(t.x)\n",
+    )
+    .expect("a script");
+    let script = script.display().to_string();
+    let args = [
+        "run",
+        "--headless",
+        "--json",
+        "--frames",
+        "600",
+        "--lua",
+        &script,
+    ];
+    let (code, stdout, stderr) = jewelbot(&args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("bot.lua:3: attempt to index local 't' (a nil value)"),
+        "{stderr}"
+    );
+    assert_eq!(summary(&stdout)["frames"], 600, "{stdout}");
+    // A script that is not there is refused before anything runs.
+    let missing = dir.join("missing.lua").display().to_string();
+    let (code, _, stderr) = jewelbot(&["run", "--headless", "--frames", "10", "--lua", &missing]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("cannot read Lua script"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}
