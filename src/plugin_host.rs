@@ -439,6 +439,14 @@ impl PluginHost {
         }
     }
 
+    /// Why a running plug-in asks the run to end ([`Plugin::ended`]), the first that does.
+    pub fn ended(&self) -> Option<String> {
+        self.slots
+            .iter()
+            .filter(|slot| slot.is_active())
+            .find_map(|slot| guarded(|| slot.plugin.ended()).ok().flatten())
+    }
+
     /// Tells every active plug-in whether its buttons reach the console; returns how many
     /// plug-ins are active.
     pub fn set_in_control(&mut self, in_control: bool) -> usize {

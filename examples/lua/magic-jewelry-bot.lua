@@ -31,7 +31,9 @@ local function lowest(h)
   return best
 end
 
+-- Each pass looks at the frame just run and chooses the buttons for the next one.
 while true do
+  emu.frameadvance()
   local state = memory.readbyte(0x46)
   local press = {}
   local even = emu.framecount() % 2 == 0
@@ -50,5 +52,4 @@ while true do
     end
   end
   joypad.set(1, press)
-  emu.frameadvance()
 end

@@ -90,6 +90,8 @@ pub enum Ended {
     Until(String),
     /// A signal asked it to stop (its name).
     Interrupted(&'static str),
+    /// A plug-in asked it to end (why).
+    Plugin(String),
 }
 
 impl std::fmt::Display for Ended {
@@ -98,6 +100,7 @@ impl std::fmt::Display for Ended {
             Self::Frames => f.write_str("its frames ran out"),
             Self::Until(condition) => write!(f, "--until {condition} held"),
             Self::Interrupted(signal) => write!(f, "{signal} stopped it"),
+            Self::Plugin(why) => f.write_str(why),
         }
     }
 }
@@ -221,6 +224,9 @@ pub fn run(
         if stopping.is_none() {
             if let Some(until) = plan.until.iter().find(|u| u.holds(session.plugins())) {
                 break Ended::Until(until.text.clone());
+            }
+            if let Some(why) = session.plugins().ended() {
+                break Ended::Plugin(why);
             }
             if plan.frames.is_some_and(|n| done >= n) {
                 break Ended::Frames;

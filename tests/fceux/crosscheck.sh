@@ -9,7 +9,9 @@
 #      without its RAMInitOption line (FCEUX then powers on with its own RAM pattern);
 #   3. FCEUX records a movie while its Lua script presses a fixed sequence, once with its
 #      default power-on RAM and once with its seeded random RAM; jewelbot replays each and
-#      must agree with FCEUX's RAM on every frame.
+#      must agree with FCEUX's RAM on every frame;
+#   4. Lua scripts written for FCEUX run the same in jewelbot: the RAM-dump script on the same
+#      movie, and a Magic Jewelry bot from power-on (its movie replayed by FCEUX too).
 #
 # Usage: tests/fceux/crosscheck.sh [--rom PATH] [--frames N]
 #        tests/fceux/crosscheck.sh [--rom PATH] --movie FILE [--every N]
@@ -120,6 +122,44 @@ for ram_init in 0 3; do
     check "FCEUX's movie (RAMInitOption $ram_init) replayed by jewelbot" \
         compare "$work/fceux-$ram_init.ram" "$work/fceux-$ram_init.trace.gz"
 done
+
+# 4. Lua scripts written for FCEUX run the same in jewelbot (docs/lua.md):
+#    a. the RAM-dump script, unchanged, on the AI's movie: byte-identical output;
+#    b. the example Magic Jewelry bot from power-on (all-zero RAM in both), with the dump:
+#       byte-identical RAM on every frame, and jewelbot's movie of its game replayed by FCEUX
+#       to the same RAM;
+#    and the byte comparison notices one byte of the output changed, and one frame of the
+#    bot's input changed.
+same_bytes() { cmp -s "$1" "$2"; }
+DUMP_OUT="$work/ai.lua-jewelbot" DUMP_FRAMES=$frames "$JEWELBOT" run --headless --rom "$rom" \
+    --ai off --movie "$work/ai.fm2" --lua "$here/dump_ram.lua" --lua-os-io \
+    --frames $((frames + 1)) >/dev/null
+check "dump_ram.lua in jewelbot and in FCEUX (the AI's movie)" same_bytes "$work/ai.ram" "$work/ai.lua-jewelbot"
+python3 - "$work/ai.lua-jewelbot" "$work/ai.lua-changed" <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+data[len(data) // 2] ^= 0x01
+open(sys.argv[2], "wb").write(data)
+PY
+refute "dump_ram.lua's output with one byte changed" same_bytes "$work/ai.ram" "$work/ai.lua-changed"
+
+export DUMP_SCRIPT="$here/dump_ram.lua" BOT="$root/examples/lua/magic-jewelry-bot.lua"
+DUMP_OUT="$work/bot.fceux" DUMP_FRAMES=$frames \
+    run_fceux --ramInit 2 --loadlua "$here/bot_with_dump.lua" "$rom"
+DUMP_OUT="$work/bot.jewelbot" DUMP_FRAMES=$frames "$JEWELBOT" run --headless --rom "$rom" \
+    --lua "$here/bot_with_dump.lua" --lua-os-io --record-movie "$work/bot.fm2" \
+    --frames $((frames + 1)) >/dev/null
+check "the Lua bot in jewelbot and in FCEUX, every frame" same_bytes "$work/bot.fceux" "$work/bot.jewelbot"
+DUMP_OUT="$work/bot-replay.fceux" DUMP_FRAMES=$frames \
+    run_fceux --loadlua "$here/dump_ram.lua" --playmov "$work/bot.fm2" "$rom"
+check "jewelbot's movie of the Lua bot replayed by FCEUX" same_bytes "$work/bot-replay.fceux" "$work/bot.jewelbot"
+# Frame 100 of the bot's movie pressing A instead of what the bot pressed.
+awk '!done && /^\|/ && ++n == 100 { sub(/\|0\|......../, "|0|.......A"); done = 1 } { print }' \
+    "$work/bot.fm2" >"$work/bot-changed.fm2"
+DUMP_OUT="$work/bot-changed.fceux" DUMP_FRAMES=$short \
+    run_fceux --loadlua "$here/dump_ram.lua" --playmov "$work/bot-changed.fm2" "$rom"
+head -c "$(stat -c %s "$work/bot-changed.fceux")" "$work/bot.jewelbot" >"$work/bot-short.jewelbot"
+refute "the bot's movie with one frame's input changed" same_bytes "$work/bot-changed.fceux" "$work/bot-short.jewelbot"
 
 if [ "$failures" -ne 0 ]; then
     echo "crosscheck: $failures check(s) failed"

@@ -26,6 +26,8 @@ pub struct Console {
     pub texts: Vec<String>,
     /// Messages (`emu.message`) shown until the script gives another.
     pub message: Option<String>,
+    /// The script called `os.exit` with this status: the run ends.
+    pub exit: Option<i64>,
 }
 
 impl Default for Console {
@@ -41,6 +43,7 @@ impl Default for Console {
             marks: Vec::new(),
             texts: Vec::new(),
             message: None,
+            exit: None,
         }
     }
 }

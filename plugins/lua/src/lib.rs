@@ -3,7 +3,10 @@
 //! can do ([`api`] says function by function; `docs/lua.md` has the table).
 //!
 //! The script runs as a coroutine, as in FCEUX: `emu.frameadvance()` yields it until the next
-//! frame has run. Between two frames the plug-in calls the function registered with
+//! frame has run. Its first part runs when the cartridge is attached, before the first frame:
+//! the host takes buttons and RAM writes after a frame, so the buttons it sets then are not
+//! pressed and its writes reach the console before the second frame. Between two
+//! frames the plug-in calls the function registered with
 //! `emu.registerafter`, resumes the script, then calls those of `emu.registerbefore` and
 //! `gui.register`; the buttons set and the RAM written meanwhile reach the console before the
 //! next frame. A bad script stops with its file and line, and the game goes on: a syntax or
@@ -97,6 +100,29 @@ fn first_line(error: &mlua::Error) -> String {
     }
 }
 
+/// The error that carries `os.exit` out of the script.
+const EXIT: &str = "os.exit";
+
+/// `os.exit(status)` ends the run, as in FCEUX, rather than the process: the host writes its
+/// outputs first. The script is unwound by an error the plug-in recognises.
+fn install_exit(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
+    let os: mlua::Table = lua.globals().get("os")?;
+    let s = shared.clone();
+    os.set(
+        "exit",
+        lua.create_function(move |_, status: Option<mlua::Value>| -> mlua::Result<()> {
+            let status = match status {
+                Some(mlua::Value::Integer(n)) => n,
+                Some(mlua::Value::Number(n)) => n as i64,
+                Some(mlua::Value::Boolean(false)) => 1,
+                _ => 0,
+            };
+            s.lock().exit = Some(status);
+            Err(mlua::Error::RuntimeError(EXIT.to_owned()))
+        })?,
+    )
+}
+
 impl LuaPlugin {
     /// The script in the file at `path`. A file that cannot be read is an error; a script
     /// with a syntax error is a plug-in stopped from the start, with the error's file and line.
@@ -122,6 +148,9 @@ impl LuaPlugin {
         }
         let shared = Shared::default();
         api::install(&lua, &shared).map_err(fail)?;
+        if options.os_and_io {
+            install_exit(&lua, &shared).map_err(fail)?;
+        }
         let instructions = Arc::new(AtomicU64::new(0));
         // Lua 5.1 keeps a hook per thread: the main state's (callbacks) and the script's.
         let count = |counted: Arc<AtomicU64>| {
@@ -175,6 +204,12 @@ impl LuaPlugin {
     }
 
     fn stop(&mut self, error: &mlua::Error) {
+        if let Some(status) = self.shared.lock().exit {
+            // Not a failure: the script asked the run to end.
+            self.stopped = Some(format!("the Lua script called os.exit({status})"));
+            self.main = None;
+            return;
+        }
         let mut what = first_line(error);
         if !what.starts_with(&self.name) {
             what = format!("{}: {what}", self.name);
@@ -197,15 +232,21 @@ impl LuaPlugin {
         }
     }
 
-    /// The script's work between two frames.
-    fn between_frames(&mut self) -> mlua::Result<()> {
-        self.instructions.store(0, Ordering::Relaxed);
-        self.call_registered(api::emu::AFTER)?;
+    /// Runs the script until it waits for a frame (or returns).
+    fn resume_main(&mut self) -> mlua::Result<()> {
         if let Some(main) = &self.main {
             if main.status() == ThreadStatus::Resumable {
                 main.resume::<()>(())?;
             }
         }
+        Ok(())
+    }
+
+    /// The script's work between two frames.
+    fn between_frames(&mut self) -> mlua::Result<()> {
+        self.instructions.store(0, Ordering::Relaxed);
+        self.call_registered(api::emu::AFTER)?;
+        self.resume_main()?;
         self.call_registered(api::emu::BEFORE)?;
         self.call_registered(api::gui::DRAW)
     }
@@ -216,11 +257,21 @@ impl Plugin for LuaPlugin {
         "lua"
     }
 
+    /// The cartridge, then the script's first part, up to its first `emu.frameadvance()`:
+    /// as in FCEUX, what it registers is in place for the first frame.
     fn attach(&mut self, rom: &RomIdentity<'_>) -> Result<String, String> {
-        let mut console = self.shared.lock();
-        console.mapper = rom.mapper;
-        console.prg = rom.prg.to_vec();
-        console.rom = [rom.prg, rom.chr].concat();
+        {
+            let mut console = self.shared.lock();
+            console.mapper = rom.mapper;
+            console.prg = rom.prg.to_vec();
+            console.rom = [rom.prg, rom.chr].concat();
+        }
+        if self.stopped.is_none() {
+            self.instructions.store(0, Ordering::Relaxed);
+            if let Err(error) = self.resume_main() {
+                self.stop(&error);
+            }
+        }
         Ok(format!("Lua script {}", self.name))
     }
 
@@ -228,15 +279,25 @@ impl Plugin for LuaPlugin {
         true
     }
 
+    fn ended(&self) -> Option<String> {
+        let status = self.shared.lock().exit?;
+        Some(format!("the Lua script called os.exit({status})"))
+    }
+
     fn on_frame(&mut self, ctx: &mut FrameContext<'_>) {
         {
             let mut console = self.shared.lock();
             console.ram = *ctx.ram();
+            // Writes not yet sent (those of the first part, made before any frame) stay seen.
+            let pending = std::mem::take(&mut console.pokes);
+            for &(address, value) in &pending {
+                console.ram[usize::from(address)] = value;
+            }
+            console.pokes = pending;
             console.frame = ctx.frame_number();
-            console.pokes.clear();
             console.marks.clear();
             console.texts.clear();
-            // joypad.set holds for one frame.
+            // joypad.set holds for one frame (those of the first part are for a frame gone).
             console.buttons = Buttons::NONE;
         }
         if self.stopped.is_none() {
@@ -244,8 +305,8 @@ impl Plugin for LuaPlugin {
                 self.stop(&error);
             }
         }
-        let console = self.shared.lock();
-        for &(address, value) in &console.pokes {
+        let mut console = self.shared.lock();
+        for (address, value) in console.pokes.drain(..) {
             ctx.poke(address, value);
         }
         ctx.set_buttons(if self.stopped.is_some() {

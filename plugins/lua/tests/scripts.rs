@@ -146,10 +146,11 @@ fn callbacks_run_around_the_script_and_at_the_end() {
     assert_eq!(mark.color, [255, 0, 0, 255]);
     assert_eq!(console.status.lines, ["hi"]);
     drop(console);
-    // The script's first part ran at the first frame, then every frame: after, main, before.
+    // The script's first part ran before the first frame, then every frame: after, main,
+    // before.
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
-        "main,before,after,main,before"
+        "main,after,main,before,after,main,before"
     );
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -200,4 +201,27 @@ fn bad_scripts_stop_with_their_file_and_line() {
         1,
         "memory callbacks",
     );
+}
+
+/// `os.exit` ends the run (the host asks [`Plugin::ended`]) rather than the process, and only
+/// with `os` turned on.
+#[test]
+fn os_exit_asks_the_run_to_end() {
+    let script =
+        "emu.registerafter(function()\n  if emu.framecount() == 3 then os.exit(3) end\nend)";
+    let mut console = Console::with(script, LuaOptions { os_and_io: true });
+    console.frames(2);
+    assert_eq!(console.plugin.ended(), None);
+    console.frames(1);
+    assert_eq!(
+        console.plugin.ended().as_deref(),
+        Some("the Lua script called os.exit(3)")
+    );
+    let mut closed = Console::new(script);
+    closed.frames(3);
+    assert_eq!(closed.plugin.ended(), None);
+    assert!(closed
+        .plugin
+        .stopped()
+        .is_some_and(|why| why.contains("'os'")));
 }

@@ -31,6 +31,12 @@ pub trait Plugin: Send {
         let _ = in_control;
     }
 
+    /// Asks the run to end after this frame, saying why (a script that called `os.exit`):
+    /// a headless run ends there with its outputs written.
+    fn ended(&self) -> Option<String> {
+        None
+    }
+
     /// Whether it asks to hold the controller alone (a script that plays the game): while a
     /// running plug-in does, only the buttons of those that do reach the console, and the
     /// others are told they are out of control ([`Plugin::set_in_control`]).
