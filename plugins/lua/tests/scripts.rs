@@ -103,6 +103,7 @@ fn memory_reads_ram_its_mirrors_its_own_writes_and_nrom_prg() {
          assert(memory.readbytesigned(0x0002) == -1)
          assert(memory.readword(0x0001) == 0xFFAB)
          assert(memory.readword(0x0002, 0x0001) == 0xABFF)
+         assert(memory.readwordsigned(0x0001) == -85)
          assert(memory.readbyterange(0x0001, 2) == string.char(0xAB, 0xFF))
          assert(memory.readbyte(0x8000) == 0)
          assert(memory.readbyte(0xC001) == 1)           -- 16 KiB PRG mirrored

@@ -40,6 +40,15 @@ pub(crate) fn read(console: &Console, function: &str, address: f64) -> mlua::Res
     }
 }
 
+/// The little-endian word at `low` and `high` (by default the byte after `low`).
+fn read_word(console: &Console, function: &str, low: f64, high: Option<f64>) -> mlua::Result<u16> {
+    let high = high.unwrap_or(low + 1.0);
+    Ok(u16::from_le_bytes([
+        read(console, function, low)?,
+        read(console, function, high)?,
+    ]))
+}
+
 fn write(console: &mut Console, address: f64, value: f64) -> mlua::Result<()> {
     let function = "memory.writebyte";
     let address = bus_address(function, address)?;
@@ -80,13 +89,7 @@ pub fn install(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
         memory.set(
             name,
             lua.create_function(move |_, (low, high): (f64, Option<f64>)| {
-                let console = s.lock();
-                let high = high.unwrap_or(low + 1.0);
-                let word = u16::from_le_bytes([
-                    read(&console, &function, low)?,
-                    read(&console, &function, high)?,
-                ]);
-                Ok(word)
+                read_word(&s.lock(), &function, low, high)
             })?,
         )?;
     }
@@ -94,14 +97,7 @@ pub fn install(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
     memory.set(
         "readwordsigned",
         lua.create_function(move |_, (low, high): (f64, Option<f64>)| {
-            let console = s.lock();
-            let function = "memory.readwordsigned";
-            let high = high.unwrap_or(low + 1.0);
-            let word = u16::from_le_bytes([
-                read(&console, function, low)?,
-                read(&console, function, high)?,
-            ]);
-            Ok(word as i16)
+            Ok(read_word(&s.lock(), "memory.readwordsigned", low, high)? as i16)
         })?,
     )?;
     let s = shared.clone();
