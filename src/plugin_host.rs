@@ -439,6 +439,15 @@ impl PluginHost {
         }
     }
 
+    /// The running plug-in that holds the controller alone ([`Plugin::wants_controller`]), if
+    /// any: the one whose buttons the console gets while the plug-ins have it.
+    pub fn holder(&self) -> Option<&str> {
+        self.slots
+            .iter()
+            .find(|slot| slot.holds_controller && slot.is_running())
+            .map(PluginSlot::name)
+    }
+
     /// Why a running plug-in asks the run to end ([`Plugin::ended`]), the first that does.
     pub fn ended(&self) -> Option<String> {
         self.slots

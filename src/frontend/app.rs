@@ -330,11 +330,12 @@ impl App {
     }
 
     fn bar_text(&self) -> String {
-        let control = match self.session.control() {
-            Control::Plugins => "AI plays",
-            Control::Manual => "you play",
+        let control = match (self.session.control(), self.session.plugins().holder()) {
+            (Control::Plugins, Some(holder)) => format!("{holder} plays"),
+            (Control::Plugins, None) => "AI plays".to_owned(),
+            (Control::Manual, _) => "you play".to_owned(),
         };
-        let mut parts = vec![control.to_owned(), self.pacer.speed().label().to_owned()];
+        let mut parts = vec![control, self.pacer.speed().label().to_owned()];
         if self.stopped.is_some() {
             parts.push("STOPPED".into());
         } else if self.paused {

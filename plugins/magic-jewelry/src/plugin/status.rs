@@ -31,7 +31,7 @@ pub(super) fn show(
             player.foresight_status()
         )
     } else {
-        "you play (the AI watches)".to_owned()
+        "the AI watches (it does not hold the controller)".to_owned()
     };
     status.lines = vec![who];
     if let Some(why) = plan.and_then(|plan| plan.short_explanation.as_deref()) {

@@ -280,7 +280,7 @@ pub fn choices_of(strategy: &mut dyn Strategy) -> impl FnMut(&Question) -> Optio
 }
 
 /// Columns a player's fingerprint plays.
-const FINGERPRINT_COLUMNS: u64 = 200;
+pub const FINGERPRINT_COLUMNS: u64 = 200;
 
 /// What tells one player from another: its choices over the power-on's first
 /// [`FINGERPRINT_COLUMNS`] columns, hashed (FNV-1a). Results and checkpoints carry it, so that

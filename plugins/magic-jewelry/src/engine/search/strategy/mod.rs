@@ -70,10 +70,10 @@ pub struct Decision {
     /// The buttons that carry it out, frame by frame from the decision on.
     pub timeline: Timeline,
     pub score: f64,
-    /// The placement chosen, then the best others the search weighed ([`Strategy::ranking`]),
+    /// The placement chosen, then the best others the search weighed (its seat's ranking),
     /// at most [`RANKED`] in all.
     pub candidates: Vec<Choice>,
-    /// Where the next column would go on the board this one leaves ([`Strategy::follow_up`]).
+    /// Where the next column would go on the board this one leaves, judged on its own board.
     pub next: Option<Choice>,
     /// How long the search took.
     pub elapsed: Duration,
