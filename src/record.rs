@@ -142,6 +142,10 @@ pub fn record(
                 if writer.frames().is_multiple_of(PROGRESS_EVERY) {
                     progress(writer.frames());
                 }
+                // A plug-in asked the run to end (a script's os.exit): the recording ends here.
+                if session.plugins().ended().is_some() {
+                    break;
+                }
             }
         }
     }

@@ -80,3 +80,38 @@ fn a_failing_script_stops_alone() {
     assert!(stderr.contains("cannot read Lua script"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `os.exit` (with `--lua-os-io`) ends a headless run and a recording after its frame.
+#[test]
+fn os_exit_ends_the_run_and_the_recording() {
+    let dir = std::env::temp_dir().join(format!("jewelbot-lua-exit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let script = dir.join("exit.lua");
+    std::fs::write(
+        &script,
+        "emu.registerafter(function() if emu.framecount() == 300 then os.exit(0) end end)\n",
+    )
+    .expect("a script");
+    let script = script.display().to_string();
+    let lua = ["--lua", script.as_str(), "--lua-os-io"];
+    let mut run = vec!["run", "--headless", "--json", "--frames", "1000"];
+    run.extend(lua);
+    let (code, stdout, stderr) = jewelbot(&run);
+    assert_eq!(code, 0, "{stderr}");
+    let summary = summary(&stdout);
+    assert_eq!(summary["frames"], 300, "{stdout}");
+    assert!(
+        summary["ended"].to_string().contains("os.exit(0)"),
+        "{stdout}"
+    );
+    let trace = dir.join("exit.trace.gz").display().to_string();
+    let mut record = vec!["record", "--frames", "1000", "--out", trace.as_str()];
+    record.extend(lua);
+    let (code, stdout, stderr) = jewelbot(&record);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        format!("{stdout}{stderr}").contains("300 frames recorded"),
+        "{stdout}{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
