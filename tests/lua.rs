@@ -5,9 +5,20 @@ mod common;
 
 use common::jewelbot;
 use serde_json::Value;
+use std::path::PathBuf;
 
 fn summary(stdout: &str) -> Value {
     serde_json::from_str(stdout).expect("a JSON summary")
+}
+
+/// A script file `name` holding `text`, in a folder of its own for the test `test`: the
+/// folder (removed by the test) and the script's path.
+fn script_file(test: &str, name: &str, text: &str) -> (PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("jewelbot-lua-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let script = dir.join(name);
+    std::fs::write(&script, text).expect("a script");
+    (dir, script.display().to_string())
 }
 
 fn int(summary: &Value, key: &str) -> i64 {
@@ -48,15 +59,11 @@ fn the_example_bot_plays_the_cartridge() {
 /// A run-time error at frame 300 stops the script; the run plays its frames to the end.
 #[test]
 fn a_failing_script_stops_alone() {
-    let dir = std::env::temp_dir().join(format!("jewelbot-lua-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a folder");
-    let script = dir.join("bot.lua");
-    std::fs::write(
-        &script,
+    let (dir, script) = script_file(
+        "fails",
+        "bot.lua",
         "while emu.framecount() < 300 do emu.frameadvance() end\nlocal t = nil\nprint(t.x)\n",
-    )
-    .expect("a script");
-    let script = script.display().to_string();
+    );
     let args = [
         "run",
         "--headless",
@@ -84,15 +91,11 @@ fn a_failing_script_stops_alone() {
 /// `os.exit` (with `--lua-os-io`) ends a headless run and a recording after its frame.
 #[test]
 fn os_exit_ends_the_run_and_the_recording() {
-    let dir = std::env::temp_dir().join(format!("jewelbot-lua-exit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a folder");
-    let script = dir.join("exit.lua");
-    std::fs::write(
-        &script,
+    let (dir, script) = script_file(
+        "exit",
+        "exit.lua",
         "emu.registerafter(function() if emu.framecount() == 300 then os.exit(0) end end)\n",
-    )
-    .expect("a script");
-    let script = script.display().to_string();
+    );
     let lua = ["--lua", script.as_str(), "--lua-os-io"];
     let mut run = vec!["run", "--headless", "--json", "--frames", "1000"];
     run.extend(lua);

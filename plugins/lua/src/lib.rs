@@ -314,9 +314,10 @@ impl Plugin for LuaPlugin {
         } else {
             console.buttons
         });
-        let marks: Vec<Mark> = console.marks.clone();
+        // What was drawn is the frame's: handed over, not copied.
+        let marks: Vec<Mark> = std::mem::take(&mut console.marks);
         let mut lines: Vec<String> = console.message.iter().cloned().collect();
-        lines.extend(console.texts.iter().cloned());
+        lines.append(&mut console.texts);
         drop(console);
         if let Some(why) = &self.stopped {
             lines.push(format!("lua: {why}"));
