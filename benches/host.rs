@@ -14,8 +14,7 @@
 //! the gain as a ratio; both must end with the same RAM.
 //! Run with `cargo bench --bench host`.
 
-use jewelbot::cartridge;
-use jewelbot::session::{decode_state_file, press, Session, SessionConfig};
+use jewelbot_host::session::{decode_state_file, press, Session, SessionConfig};
 use jewelbot_plugin::Plugin;
 use magic_jewelry::memory_map as map;
 use magic_jewelry::plugin::{MagicJewelryPlugin, Mode};
@@ -34,7 +33,9 @@ const NTSC_FRAME: Duration = Duration::from_nanos(16_639_264);
 const PACED_FRAMES: u32 = 1200;
 
 fn playing_session(mode: Mode, fastest: bool) -> Session {
-    let rom = cartridge::rom().expect("the open cartridge parses");
+    let rom =
+        jewelbot_host::rom::RomImage::from_bytes(jewelbot_cartridge::NAME, jewelbot_cartridge::ROM)
+            .expect("the open cartridge parses");
     // The player the host runs by default.
     let mut plugin = MagicJewelryPlugin::default();
     plugin

@@ -8,13 +8,12 @@
 //! a real window.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use jewelbot::cartridge;
-use jewelbot::frontend::canvas::Canvas;
-use jewelbot::frontend::changes::Changes;
-use jewelbot::frontend::compose::{self, Redraw};
-use jewelbot::frontend::panel;
-use jewelbot::frontend::view::{Snapshot, Ui};
-use jewelbot::session::{Session, SessionConfig};
+use jewelbot_host::frontend::canvas::Canvas;
+use jewelbot_host::frontend::changes::Changes;
+use jewelbot_host::frontend::compose::{self, Redraw};
+use jewelbot_host::frontend::panel;
+use jewelbot_host::frontend::view::{Snapshot, Ui};
+use jewelbot_host::session::{Session, SessionConfig};
 use jewelbot_plugin::Plugin;
 use magic_jewelry::plugin::MagicJewelryPlugin;
 use std::hint::black_box;
@@ -23,7 +22,9 @@ use std::hint::black_box;
 const WARM_UP: u32 = 6000;
 
 fn session() -> Session {
-    let rom = cartridge::rom().expect("the open cartridge parses");
+    let rom =
+        jewelbot_host::rom::RomImage::from_bytes(jewelbot_cartridge::NAME, jewelbot_cartridge::ROM)
+            .expect("the open cartridge parses");
     let mut plugin = MagicJewelryPlugin::default();
     plugin.set_option("mode", "fast").expect("a mode");
     plugin.set_option("work", "1000").expect("a work budget");

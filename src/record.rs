@@ -1,190 +1,123 @@
-//! `jewelbot record`: a RAM trace of any ROM from power-on (`docs/traces.md`), driven by an input
-//! script or by the plug-ins, with the events the loaded plug-in names read from the CPU by
-//! execution breakpoints.
+//! `jewelbot record`: a RAM trace of any ROM, driven by a script, a movie or the plug-ins.
 
-use crate::interrupt::{Interrupt, Signal};
-use crate::movie::PowerOnRam;
-use crate::session::{Session, SessionError};
-use jewelbot_plugin::{Machine, Recording, Script, Trace, TraceHeader, TraceWriter, RAM_SIZE};
+use crate::cli::RecordArgs;
+use crate::setup::{game_inputs, open_session, report_messages, Plugins};
+use anyhow::Context;
+use jewelbot_host::interrupt::Interrupt;
+use jewelbot_host::outputs::{self, Input, Output};
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
 
-/// RAM address ranges to record, inclusive.
-pub type Ranges = Vec<(u16, u16)>;
+/// Larger than any input script a person writes.
+const MAX_SCRIPT_LEN: u64 = 16 * 1024 * 1024;
 
-/// `LO-HI,...` in hex (`0000-07FF`, `0000-00FF,0380-03F7`), within the console's 2 KiB.
-pub fn parse_ranges(text: &str) -> Result<Ranges, String> {
-    text.split(',')
-        .map(|range| {
-            let (lo, hi) = range
-                .split_once('-')
-                .ok_or_else(|| format!("`{range}` is not LO-HI"))?;
-            let address = |a: &str| {
-                u16::from_str_radix(a.trim().trim_start_matches('$'), 16)
-                    .ok()
-                    .filter(|&a| usize::from(a) < RAM_SIZE)
-                    .ok_or_else(|| format!("`{a}` is not a RAM address (0000-07FF)"))
-            };
-            let (lo, hi) = (address(lo)?, address(hi)?);
-            if lo > hi {
-                return Err(format!("`{range}` ends before it starts"));
-            }
-            Ok((lo, hi))
-        })
-        .collect()
-}
-
-/// How a trace header names a power-on fill (one word, no spaces).
-fn power_on_word(fill: PowerOnRam) -> String {
-    match fill {
-        PowerOnRam::AllZeros => "zeros".to_owned(),
-        PowerOnRam::AllOnes => "ones".to_owned(),
-        PowerOnRam::FceuxPattern => "fceux-pattern".to_owned(),
-        PowerOnRam::Seeded(seed) => format!("fceux-seed-{seed}"),
-    }
-}
-
-/// Frames a recording runs at most, whatever the script says (a script waiting on an event
-/// that never comes still ends).
-pub const MAX_FRAMES: u64 = 10_000_000;
-
-/// What drives the console while it is recorded.
-pub enum Driver<'a> {
-    /// The script's buttons and pokes.
-    Script(&'a Script),
-    /// Whoever holds the controller (the plug-ins, normally), for this many frames.
-    Frames(u64),
-}
-
-/// A recording and what did not go as the script said.
-pub struct Recorded {
-    /// The trace's text.
-    pub text: String,
-    pub frames: u64,
-    /// Events of `until` commands that ran out of frames without happening.
-    pub waited_out: Vec<String>,
-    /// The signal that stopped it early, if one did (the trace holds the frames before it).
-    pub interrupted: Option<Signal>,
-}
-
-/// The events the plug-ins name for `session`'s ROM, which a script's `until` may wait for.
-pub fn known_events(session: &Session) -> Vec<String> {
-    session
-        .plugins()
-        .recording()
-        .map(|r| r.routines.into_iter().map(|(name, _)| name).collect())
-        .unwrap_or_default()
-}
-
-/// Frames between calls of a recording's `progress`: a second of the game.
-const PROGRESS_EVERY: u64 = 60;
-
-/// Records `session` from its current frame (power-on for a fresh session), calling
-/// `progress` with the frames done every `PROGRESS_EVERY` frames. `ranges` replaces the
-/// RAM the plug-in names. A signal (`interrupt`) stops it at a frame boundary, with the
-/// frames so far recorded.
+/// Records a trace and writes it where `--out` says, never over a file without `--force`.
 pub fn record(
-    session: &mut Session,
-    driver: &Driver<'_>,
-    source: &str,
-    ranges: Option<&Ranges>,
-    interrupt: &Interrupt,
-    mut progress: impl FnMut(u64),
-) -> Result<Recorded, SessionError> {
-    let recording = session.plugins().recording().unwrap_or_default();
-    let Recording {
-        ranges: plugin_ranges,
-        routines,
-    } = recording;
-    session.watch_routines(&routines);
-    let header = TraceHeader {
-        rom_crc32: Some(session.rom().prg_chr_crc32),
-        ranges: ranges.cloned().unwrap_or(plugin_ranges),
-        power_on_ram: power_on_word(session.power_on_ram()),
-        source: source.to_owned(),
-    };
-    let mut writer = TraceWriter::new(header);
-    let mut waited_out = Vec::new();
-    match driver {
-        Driver::Script(script) => {
-            let mut runner = script.runner();
-            while let Some(input) = runner.next_frame() {
-                if writer.frames() >= MAX_FRAMES || interrupt.requested() {
-                    break;
-                }
-                for note in &input.notes {
-                    writer.note(note);
-                }
-                for &(address, value) in &input.pokes {
-                    session.poke(address, value);
-                    writer.poke(address, value);
-                }
-                session
-                    .step(input.buttons)
-                    .map_err(|e| SessionError::Emulation(e.to_string()))?;
-                let events = session.take_events();
-                let names: Vec<&str> = events.iter().map(String::as_str).collect();
-                writer.frame(session.last_buttons(), &names, session.ram());
-                runner.frame_done(&names);
-                if writer.frames().is_multiple_of(PROGRESS_EVERY) {
-                    progress(writer.frames());
-                }
-            }
-            waited_out.extend(runner.waited_out().iter().cloned());
+    args: &RecordArgs,
+    plugins: &Plugins,
+    out: &mut dyn Write,
+) -> anyhow::Result<ExitCode> {
+    let mut inputs = game_inputs(&args.game, plugins);
+    inputs.extend(args.script.as_deref().map(|p| Input::new("--script", p)));
+    let mut outputs = vec![Output::file("--out", &args.out)];
+    outputs.extend(
+        args.record_movie
+            .as_deref()
+            .map(|p| Output::file("--record-movie", p)),
+    );
+    outputs::check(&outputs, &inputs, args.force)?;
+    let script = match &args.script {
+        Some(path) => {
+            let text = jewelbot_host::files::read_regular_text(path, "script", MAX_SCRIPT_LEN)?;
+            Some(
+                jewelbot_plugin::Script::parse(&text)
+                    .with_context(|| format!("script {}", path.display()))?,
+            )
         }
-        Driver::Frames(frames) => {
-            for _ in 0..(*frames).min(MAX_FRAMES) {
-                if interrupt.requested() {
-                    break;
-                }
-                session.run_frame()?;
-                let events = session.take_events();
-                let names: Vec<&str> = events.iter().map(String::as_str).collect();
-                writer.frame(session.last_buttons(), &names, session.ram());
-                if writer.frames().is_multiple_of(PROGRESS_EVERY) {
-                    progress(writer.frames());
-                }
-                // A plug-in asked the run to end (a script's os.exit): the recording ends here.
-                if session.plugins().ended().is_some() {
-                    break;
-                }
-            }
+        None => None,
+    };
+    let mut session = open_session(&args.game, plugins)?;
+    report_messages(&mut session);
+    if let (Some(script), Some(path)) = (&script, &args.script) {
+        let known = jewelbot_host::record::known_events(&session);
+        let known: Vec<&str> = known.iter().map(String::as_str).collect();
+        script
+            .check_events(&known)
+            .with_context(|| format!("script {}", path.display()))?;
+    }
+    if args.record_movie.is_some() {
+        session.record_movie()?;
+    }
+    // A movie without --frames is recorded to its end.
+    let frames = args
+        .frames
+        .or_else(|| session.movie_playback().map(|(_, total)| total as u64))
+        .unwrap_or(0);
+    let (driver, source) = match &script {
+        Some(script) => (
+            jewelbot_host::record::Driver::Script(script),
+            format!(
+                "script-{}",
+                args.script
+                    .as_deref()
+                    .and_then(Path::file_name)
+                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+            ),
+        ),
+        None => (
+            jewelbot_host::record::Driver::Frames(frames),
+            match &args.game.movie {
+                Some(path) => format!(
+                    "movie-{}",
+                    path.file_name()
+                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+                ),
+                None => "jewelbot-player".to_owned(),
+            },
+        ),
+    };
+    // A script's length in frames is known only once it has run.
+    let bar = match Some(frames).filter(|_| script.is_none()) {
+        Some(frames) => jewelbot_plugin::progress::bar(frames, "frames"),
+        None => jewelbot_plugin::progress::spinner("frames"),
+    };
+    let recorded = jewelbot_host::record::record(
+        &mut session,
+        &driver,
+        &source,
+        args.ranges.as_ref(),
+        &Interrupt::listen().context("cannot listen for signals")?,
+        |frames| bar.set_position(frames),
+    );
+    bar.finish_and_clear();
+    let recorded = recorded?;
+    jewelbot_host::record::write_trace(&args.out, &recorded.text, args.force)?;
+    writeln!(
+        out,
+        "{} frames recorded to {}",
+        recorded.frames,
+        args.out.display()
+    )?;
+    for event in &recorded.waited_out {
+        eprintln!("note: the script waited for {event} and it did not come");
+    }
+    if let Some(path) = &args.record_movie {
+        if let Some(movie) = session.take_recorded_movie() {
+            jewelbot_host::movie::file::write(path, &movie, args.force)?;
+            eprintln!(
+                "movie of {} frames recorded to {}",
+                movie.frames.len(),
+                path.display()
+            );
         }
     }
-    let frames = writer.frames();
-    Ok(Recorded {
-        text: writer.finish(),
-        frames,
-        waited_out,
-        interrupted: interrupt.signal(),
+    crate::run::warn_unapplied_pokes(&session);
+    Ok(match recorded.interrupted {
+        Some(signal) => {
+            eprintln!("note: {} stopped the recording", signal.name());
+            ExitCode::from(signal.exit_status())
+        }
+        None => ExitCode::SUCCESS,
     })
-}
-
-/// [`record`] parsed back into a [`Trace`] (tests compare recordings frame by frame).
-pub fn record_trace(
-    session: &mut Session,
-    driver: &Driver<'_>,
-    source: &str,
-) -> Result<Trace, SessionError> {
-    let recorded = record(session, driver, source, None, &Interrupt::default(), |_| {})?;
-    Trace::parse(&recorded.text).map_err(|e| SessionError::Emulation(e.to_string()))
-}
-
-/// Writes a trace's text to `path`, gzip'd when its name ends in `.gz`, through a temporary file
-/// so a failure never leaves half a trace; over an existing file only when `replace`.
-pub fn write_trace(
-    path: &std::path::Path,
-    text: &str,
-    replace: bool,
-) -> Result<(), crate::files::FileError> {
-    use std::io::Write;
-    let bytes = if path.extension().is_some_and(|e| e == "gz") {
-        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-        // Into memory: these cannot fail.
-        let _ = encoder.write_all(text.as_bytes());
-        encoder.finish().unwrap_or_default()
-    } else {
-        text.as_bytes().to_vec()
-    };
-    // A hidden temporary name of this process's own: never a file of the user's. Its errors
-    // name the file.
-    crate::files::write_file(path, &bytes, replace)
 }

@@ -123,12 +123,12 @@ impl Fixture {
     /// A real state of the tiny ROM, and one with a byte changed.
     fn states(&self) {
         use jewelbot_plugin::Machine;
-        let rom = jewelbot::rom::RomImage::from_bytes("tiny.nes", &common::tiny_rom())
+        let rom = jewelbot_host::rom::RomImage::from_bytes("tiny.nes", &common::tiny_rom())
             .expect("ROM parses");
-        let mut session = jewelbot::session::Session::new(
+        let mut session = jewelbot_host::session::Session::new(
             rom,
             Vec::new(),
-            jewelbot::session::SessionConfig::default(),
+            jewelbot_host::session::SessionConfig::default(),
         )
         .expect("ROM loads");
         for _ in 0..3 {

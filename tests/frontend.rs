@@ -8,13 +8,15 @@
 
 #![cfg(feature = "window")]
 
-use jewelbot::cartridge;
-use jewelbot::frontend::canvas::Canvas;
-use jewelbot::frontend::changes::Changes;
-use jewelbot::frontend::view::{self, Snapshot, Ui};
-use jewelbot::frontend::{compose, layout, panel};
-use jewelbot::frontend::{input, screenshot};
-use jewelbot::session::{Session, SessionConfig};
+mod common;
+use common::cartridge;
+
+use jewelbot_host::frontend::canvas::Canvas;
+use jewelbot_host::frontend::changes::Changes;
+use jewelbot_host::frontend::view::{self, Snapshot, Ui};
+use jewelbot_host::frontend::{compose, layout, panel};
+use jewelbot_host::frontend::{input, screenshot};
+use jewelbot_host::session::{Session, SessionConfig};
 use jewelbot_plugin::{
     Buttons, Chart, Field, Figure, FrameContext, Inspection, Panel, Plugin, Ram, RomIdentity, Story,
 };
@@ -137,7 +139,7 @@ impl Plugin for Declines {
 }
 
 fn session() -> Session {
-    let rom = cartridge::rom().expect("the open cartridge loads");
+    let rom = cartridge().expect("the open cartridge loads");
     Session::new(
         rom,
         vec![Box::new(Overlay), Box::new(Declines)],
@@ -173,7 +175,7 @@ fn compose_at_frame() -> Canvas {
     session.run_frame().expect("frame");
     let snapshot = Snapshot::capture(&mut session, &every_part, true);
     // Changes from the last frame are lit at half strength.
-    let now = 1_000 + jewelbot::frontend::changes::HIGHLIGHT_MS / 2;
+    let now = 1_000 + jewelbot_host::frontend::changes::HIGHLIGHT_MS / 2;
     changes.observe(&snapshot.inspections, &snapshot.ram, 1_000);
     let ui = golden_ui(&snapshot);
     let mut canvas = Canvas::new(WIDTH, HEIGHT);

@@ -118,3 +118,66 @@ fn os_exit_ends_the_run_and_the_recording() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// FCEUX's console functions through the host: the bus beyond RAM (the cartridge's reset
+/// vector), a state saved and loaded, lag frames, a power cycle; the run counts the frames it
+/// ran, whatever the frame numbers do.
+#[test]
+fn a_script_saves_loads_and_powers_the_console() {
+    let (dir, script) = script_file(
+        "states",
+        "states.lua",
+        "local slot, loaded, powered = savestate.create(), false, false
+         while true do
+           local f = emu.framecount()
+           if f == 60 and not loaded then
+             print(string.format('vector %04X lags %d', memory.readword(0xFFFC), emu.lagcount()))
+             savestate.save(slot)
+           elseif f == 120 and not loaded then
+             loaded = true
+             savestate.load(slot)
+           elseif f == 61 and loaded and not powered then
+             print('back at ' .. f)
+           elseif f == 100 and loaded and not powered then
+             powered = true
+             emu.poweron()
+           elseif f == 1 and powered then
+             print('powered on at ' .. f)
+           end
+           emu.frameadvance()
+         end",
+    );
+    let (code, stdout, stderr) = jewelbot(&[
+        "run",
+        "--headless",
+        "--json",
+        "--frames",
+        "200",
+        "--lua",
+        &script,
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 0, "{stderr}");
+    let printed: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("vector") || l.starts_with("back") || l.starts_with("powered"))
+        .collect();
+    // The open cartridge's reset vector is $C5D5; its first six frames poll no controller (FCEUX
+    // 2.6.5's emu.lagcount() says 6 at frame 60 too).
+    assert_eq!(
+        printed,
+        ["vector C5D5 lags 6", "back at 61", "powered on at 1"],
+        "{stderr}"
+    );
+    // 120 frames, back to 60, 40 more to 100, then power-on and the last 40.
+    let run = summary(&stdout);
+    assert_eq!(
+        (
+            int(&run, "frames"),
+            int(&run, "run_frames"),
+            int(&run, "last_frame")
+        ),
+        (200, 200, 40),
+        "{run}"
+    );
+}

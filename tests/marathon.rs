@@ -4,10 +4,10 @@
 //! game, and bad marathon arguments are refused before the first frame.
 
 mod common;
+use common::cartridge;
 
 use common::{arg, jewelbot};
-use jewelbot::cartridge;
-use jewelbot::session::{Session, SessionConfig};
+use jewelbot_host::session::{Session, SessionConfig};
 use jewelbot_plugin::Plugin;
 use magic_jewelry::plugin::MagicJewelryPlugin;
 use serde_json::Value;
@@ -178,7 +178,7 @@ fn a_resumed_run_plays_the_uninterrupted_game() {
         assert_eq!(int(&resumed, key), int(&whole, key), "{key}");
     }
     let ram = |name: &str| {
-        let rom = cartridge::rom().expect("parses");
+        let rom = cartridge().expect("parses");
         let mut session = Session::new(rom, Vec::new(), SessionConfig::default()).expect("loads");
         session.load_state_file(&path(name)).expect("a state");
         session.ram().to_vec()
@@ -221,7 +221,7 @@ fn a_killed_run_leaves_its_last_checkpoint_whole() {
     std::thread::sleep(std::time::Duration::from_millis(1_300));
     child.kill().expect("killed");
     child.wait().expect("ended");
-    let rom = cartridge::rom().expect("parses");
+    let rom = cartridge().expect("parses");
     let plugins: Vec<Box<dyn Plugin>> = vec![Box::new(MagicJewelryPlugin::default())];
     let mut session = Session::new(rom, plugins, SessionConfig::default()).expect("loads");
     let record = session
@@ -237,7 +237,7 @@ fn a_killed_run_leaves_its_last_checkpoint_whole() {
 #[test]
 fn a_run_without_pictures_plays_the_same_game() {
     let session = |video: bool| {
-        let rom = cartridge::rom().expect("parses");
+        let rom = cartridge().expect("parses");
         let mut plugin = MagicJewelryPlugin::default();
         plugin.set_option("mode", "fast").expect("a mode");
         plugin.set_option("work", "3000").expect("a budget");
@@ -664,7 +664,7 @@ fn a_checkpoint_carries_the_movie_it_plays() {
         &resumed,
     ]);
     let ram = |name: &str| {
-        let rom = cartridge::rom().expect("parses");
+        let rom = cartridge().expect("parses");
         let mut session = Session::new(rom, Vec::new(), SessionConfig::default()).expect("loads");
         session.load_state_file(Path::new(name)).expect("a state");
         session.ram().to_vec()

@@ -3,10 +3,10 @@
 //! (`jewelbot model-check`, `docs/horizon.md`), and a difference is found where it appears.
 
 mod common;
+use common::cartridge;
 
 use common::jewelbot;
-use jewelbot::cartridge;
-use jewelbot::session::{Control, Session, SessionConfig};
+use jewelbot_host::session::{Control, Session, SessionConfig};
 use jewelbot_plugin::Plugin;
 use magic_jewelry::plugin::{MagicJewelryPlugin, Settings};
 use magic_jewelry_lab::model_check::ModelCheck;
@@ -60,7 +60,7 @@ fn a_board_the_model_did_not_make_parts_the_games() {
     let mut plugin = MagicJewelryPlugin::default();
     plugin.set_option("mode", "fast").expect("fast mode");
     plugin.set_option("work", "3000").expect("a work budget");
-    let rom = cartridge::rom().expect("the open cartridge");
+    let rom = cartridge().expect("the open cartridge");
     let config = SessionConfig {
         video: false,
         ..SessionConfig::default()

@@ -2,13 +2,13 @@
 //! of another ROM, damaged ones and existing output files are refused.
 
 mod common;
+use common::cartridge;
 
 use common::jewelbot;
-use jewelbot::cartridge;
-use jewelbot::movie::file::{self as movie_file, MovieFileError};
-use jewelbot::movie::{rom_md5, Movie, MovieFrame, PowerOnRam};
-use jewelbot::rom::RomImage;
-use jewelbot::session::{Control, Session, SessionConfig, SessionError};
+use jewelbot_host::movie::file::{self as movie_file, MovieFileError};
+use jewelbot_host::movie::{rom_md5, Movie, MovieFrame, PowerOnRam};
+use jewelbot_host::rom::RomImage;
+use jewelbot_host::session::{Control, Session, SessionConfig, SessionError};
 use jewelbot_plugin::{Buttons, Plugin};
 use magic_jewelry::plugin::MagicJewelryPlugin;
 use std::path::Path;
@@ -33,7 +33,7 @@ fn deterministic_ai() -> Vec<Box<dyn Plugin>> {
 }
 
 fn open_cartridge(plugins: Vec<Box<dyn Plugin>>) -> Session {
-    let rom = cartridge::rom().expect("the open cartridge parses");
+    let rom = cartridge().expect("the open cartridge parses");
     Session::new(rom, plugins, SessionConfig::default()).expect("loads")
 }
 
@@ -110,7 +110,7 @@ fn title_frame(session: &mut Session) -> u64 {
 /// writes: title on frame 6, and the same game frame for frame after.
 #[test]
 fn the_cartridge_boots_alike_with_and_without_ppu_warm_up() {
-    let rom = || cartridge::rom().expect("parses");
+    let rom = || cartridge().expect("parses");
     let mut cold = open_cartridge(deterministic_ai());
     let warm_up = SessionConfig {
         ppu_warmup: true,
@@ -136,7 +136,7 @@ fn the_cartridge_boots_alike_with_and_without_ppu_warm_up() {
 /// recording made on such a console says so in its header.
 #[test]
 fn movies_power_the_console_on_as_their_header_says() {
-    let rom = cartridge::rom().expect("parses");
+    let rom = cartridge().expect("parses");
     for fill in [
         PowerOnRam::FceuxPattern,
         PowerOnRam::AllOnes,
@@ -203,7 +203,7 @@ fn a_movie_of_another_rom_is_refused() {
     assert_eq!(session.movie_playback(), None);
 
     // And once the console has run, no movie from power-on fits it.
-    let rom = cartridge::rom().expect("parses");
+    let rom = cartridge().expect("parses");
     movie.rom_md5 = rom_md5(&rom.prg, &rom.chr);
     session.run_frame().expect("frame");
     assert!(matches!(
@@ -214,7 +214,7 @@ fn a_movie_of_another_rom_is_refused() {
 
 #[test]
 fn fm2_text_round_trips_and_files_are_never_overwritten() {
-    let rom = cartridge::rom().expect("parses");
+    let rom = cartridge().expect("parses");
     let mut movie = Movie::new(&rom.name, rom_md5(&rom.prg, &rom.chr));
     movie.frames = (0..300u16)
         .map(|i| MovieFrame {
@@ -316,7 +316,7 @@ fn ram_inspects_a_frame_of_a_movie() {
     session.set_control(Control::Manual);
     session.play_movie(movie).expect("same ROM");
     run(&mut session, frame);
-    let want = jewelbot::inspector::hex_dump(session.ram());
+    let want = jewelbot_host::inspector::hex_dump(session.ram());
     let (code, stdout, stderr) = jewelbot(&[
         "ram",
         "--ai",

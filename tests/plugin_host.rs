@@ -3,11 +3,11 @@
 
 mod common;
 
-use jewelbot::plugin_host::{SlotState, MESSAGE_INTERVAL_FRAMES, RESTART_LIMIT};
-use jewelbot::rom::RomImage;
-use jewelbot::session::{Control, Session, SessionConfig, SessionError};
+use jewelbot_host::plugin_host::{SlotState, MESSAGE_INTERVAL_FRAMES, RESTART_LIMIT};
+use jewelbot_host::rom::RomImage;
+use jewelbot_host::session::{Control, Session, SessionConfig, SessionError};
 use jewelbot_plugin::{
-    Buttons, FrameContext, Machine, Pacing, Plugin, RomIdentity, Stat, StatValue,
+    Buttons, ConsoleRequest, FrameContext, Machine, Pacing, Plugin, RomIdentity, Stat, StatValue,
 };
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
@@ -576,4 +576,129 @@ fn notes_are_kept_with_their_frames_only_when_asked() {
         .map(|n| (n.frame, n.plugin.as_str(), n.text.as_str()))
         .collect();
     assert_eq!(seen, [(3, "noter", "call 3"), (9, "noter", "call 9")]);
+}
+
+/// What [`Prober`] saw of the console beyond RAM, frame by frame.
+#[derive(Debug, Default)]
+struct Probed {
+    /// (frame, NMI count, lagged, lags so far) after each frame.
+    frames: Vec<(u64, u8, bool, u64)>,
+    /// The reset vector and a mirror of the NMI count, read through the bus.
+    vector: Option<(u8, u8, u8)>,
+    resets: u32,
+}
+
+/// Saves the console's state on frame 5 and asks for it back on frame 10; asks for a reset on
+/// frame 12, a power cycle on frame 14 and a load of bytes that are no state on frame 16.
+struct Prober {
+    probed: Arc<Mutex<Probed>>,
+    saved: Option<Vec<u8>>,
+}
+
+impl Plugin for Prober {
+    fn name(&self) -> &'static str {
+        "prober"
+    }
+    fn attach(&mut self, _: &RomIdentity<'_>) -> Result<String, String> {
+        Ok("any ROM".into())
+    }
+    fn on_reset(&mut self) {
+        self.probed.lock().expect("not poisoned").resets += 1;
+    }
+    fn on_frame(&mut self, ctx: &mut FrameContext<'_>) {
+        let frame = ctx.frame_number();
+        let console = ctx.console();
+        let mut probed = self.probed.lock().expect("not poisoned");
+        probed.frames.push((
+            frame,
+            ctx.ram()[common::NMI_COUNT],
+            console.lagged(),
+            console.lag_count(),
+        ));
+        probed.vector = Some((
+            console.peek(0xFFFC),
+            console.peek(0xFFFD),
+            console.peek(0x0800 + common::NMI_COUNT as u16),
+        ));
+        drop(probed);
+        // Each request once: after a load or a power cycle the frame numbers come round again.
+        let request = match frame {
+            5 if self.saved.is_none() => {
+                self.saved = Some(console.save_state().expect("a state"));
+                None
+            }
+            10 => self.saved.take().map(ConsoleRequest::LoadState),
+            12 => Some(ConsoleRequest::Reset),
+            14 => Some(ConsoleRequest::PowerOn),
+            _ => None,
+        };
+        if let Some(request) = request {
+            ctx.request(request);
+        }
+    }
+}
+
+#[test]
+fn plugins_peek_the_bus_save_load_reset_and_power_cycle() {
+    let probed = Arc::new(Mutex::new(Probed::default()));
+    let prober = Prober {
+        probed: Arc::clone(&probed),
+        saved: None,
+    };
+    let mut session = tiny_session(vec![Box::new(prober)]);
+    for _ in 0..10 {
+        session.run_frame().expect("a frame");
+    }
+    let at_5 = probed.lock().unwrap().frames[4];
+    // The load asked on frame 10 put the console back at frame 5, with frame 5's RAM.
+    assert_eq!(session.frame_number(), 5);
+    assert_eq!(session.ram()[common::NMI_COUNT], at_5.1);
+    for _ in 0..8 {
+        session.run_frame().expect("a frame");
+    }
+    let probed = probed.lock().unwrap();
+    let frames: Vec<u64> = probed.frames.iter().map(|f| f.0).collect();
+    // Frames 1-10, then 6-13 after the load back to frame 5 (the power cycle asked on frame
+    // 14 is still ahead).
+    assert_eq!(
+        frames,
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 6, 7, 8, 9, 10, 11, 12, 13]
+    );
+    // Told once for the load and once for the reset.
+    assert_eq!(probed.resets, 2);
+    // The reset vector ($8000) and RAM through its mirror, read without side effects.
+    let count = session.ram()[common::NMI_COUNT];
+    assert_eq!(probed.vector, Some((0x00, 0x80, count)));
+    // The program polls the controller in every NMI: the lag frames are the first (no NMI yet)
+    // and the one after the reset.
+    let lagged: Vec<u64> = probed.frames.iter().filter(|f| f.2).map(|f| f.0).collect();
+    assert_eq!(lagged, [1, 13], "{:?}", probed.frames);
+}
+
+#[test]
+fn a_program_that_never_polls_lags_every_frame_and_a_bad_state_is_refused() {
+    let probed = Arc::new(Mutex::new(Probed::default()));
+    let rom = RomImage::from_bytes("idle.nes", &common::idle_rom()).expect("parses");
+    let prober = Prober {
+        probed: Arc::clone(&probed),
+        saved: Some(b"not a state".to_vec()),
+    };
+    let mut session =
+        Session::new(rom, vec![Box::new(prober)], SessionConfig::default()).expect("loads");
+    for _ in 0..16 {
+        session.run_frame().expect("a frame");
+    }
+    let probed = probed.lock().unwrap();
+    let last = probed.frames.last().copied().expect("frames seen");
+    // Frames 1-14, then the power cycle: frame numbers and lag counts start again.
+    assert_eq!(probed.frames[13], (14, 0, true, 14));
+    assert_eq!(last, (2, 0, true, 2));
+    assert_eq!(session.lag_count(), 2);
+    let messages = session.plugins_mut().drain_messages();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with("a plug-in's state was not loaded:")),
+        "{messages:?}"
+    );
 }

@@ -1,12 +1,14 @@
 //! `--poke` and `--freeze`: RAM written before a chosen frame, and a byte held around every
 //! frame, on the open cartridge.
 
-use jewelbot::cartridge;
-use jewelbot::ram_edit::{parse_freeze, parse_poke};
-use jewelbot::session::{Session, SessionConfig};
+mod common;
+use common::cartridge;
+
+use jewelbot_host::ram_edit::{parse_freeze, parse_poke};
+use jewelbot_host::session::{Session, SessionConfig};
 
 fn session() -> Session {
-    let rom = cartridge::rom().expect("the open cartridge parses");
+    let rom = cartridge().expect("the open cartridge parses");
     Session::new(rom, Vec::new(), SessionConfig::default()).expect("loads")
 }
 

@@ -4,7 +4,7 @@
 mod common;
 
 use common::jewelbot;
-use jewelbot::rom::{RomError, RomImage};
+use jewelbot_host::rom::{RomError, RomImage};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -279,8 +279,8 @@ fn a_fifo_or_device_is_refused_without_waiting() {
 
 mod mutated {
     use super::common;
-    use jewelbot::rom::{Header, RomImage, HEADER_LEN};
-    use jewelbot::session::{Session, SessionConfig};
+    use jewelbot_host::rom::{Header, RomImage, HEADER_LEN};
+    use jewelbot_host::session::{Session, SessionConfig};
     use proptest::prelude::*;
 
     proptest! {

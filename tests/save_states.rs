@@ -2,10 +2,11 @@
 //! foreign or does not run is refused with a message and the running console is untouched.
 
 mod common;
+use common::cartridge;
 
 use common::jewelbot;
-use jewelbot::rom::RomImage;
-use jewelbot::session::{
+use jewelbot_host::rom::RomImage;
+use jewelbot_host::session::{
     decode_state_file, reseal_checkpoint_extras, reseal_state_file, Session, SessionConfig,
     SessionError, StateFileError,
 };
@@ -228,7 +229,7 @@ proptest! {
 /// JSON.
 fn checkpoint_with_extras() -> (Session, Vec<u8>, serde_json::Value) {
     use std::io::Read;
-    let rom = jewelbot::cartridge::rom().expect("parses");
+    let rom = cartridge().expect("parses");
     let plugins: Vec<Box<dyn jewelbot_plugin::Plugin>> = vec![Box::new(
         magic_jewelry::plugin::MagicJewelryPlugin::default(),
     )];

@@ -231,7 +231,7 @@ fn interrupted_run(signal: &str, number: u32, status: i32) {
     assert!(frames >= 300, "SIG{signal}: {frames} frames");
 
     let movie = std::fs::read_to_string(path("movie.fm2")).expect("the movie was written");
-    let movie = jewelbot::movie::Movie::parse(&movie).expect("the movie is valid fm2");
+    let movie = jewelbot_host::movie::Movie::parse(&movie).expect("the movie is valid fm2");
     assert_eq!(movie.frames.len() as u64, frames, "SIG{signal}");
 
     let gif = std::fs::read(path("run.gif")).expect("the GIF was written");

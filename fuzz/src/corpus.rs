@@ -9,7 +9,7 @@ pub fn roms() -> &'static [Vec<u8>] {
     ROMS.get_or_init(|| {
         let tiny = tiny_rom(0);
         let cnrom = tiny_rom(3);
-        vec![jewelbot::cartridge::OPEN_CARTRIDGE.to_vec(), tiny, cnrom]
+        vec![jewelbot_cartridge::ROM.to_vec(), tiny, cnrom]
     })
 }
 

@@ -1,7 +1,7 @@
 //! ROM bytes: parsed, and when accepted loaded with the plug-in attached and run 12 frames.
 
-use jewelbot::rom::{Header, RomImage, HEADER_LEN};
-use jewelbot::session::{Session, SessionConfig};
+use jewelbot_host::rom::{Header, RomImage, HEADER_LEN};
+use jewelbot_host::session::{Session, SessionConfig};
 use magic_jewelry::plugin::MagicJewelryPlugin;
 
 /// Frames each accepted ROM runs.

@@ -7,7 +7,7 @@
 //! its first frame runs, and the session must go on either way.
 
 use crate::input::Input;
-use jewelbot::session::{
+use jewelbot_host::session::{
     decode_state_file, reseal_state_file, Session, SessionConfig, SessionError, StateFileError,
     TrialError,
 };
@@ -43,7 +43,7 @@ thread_local! {
 }
 
 fn base() -> Base {
-    let rom = jewelbot::cartridge::rom().expect("the built-in cartridge");
+    let rom = jewelbot_host::rom::RomImage::from_bytes(jewelbot_cartridge::NAME, jewelbot_cartridge::ROM).expect("the built-in cartridge");
     let mut plugin = MagicJewelryPlugin::default();
     // The fast player reaches a game in progress in few frames.
     let _ = jewelbot_plugin::Plugin::set_option(&mut plugin, "mode", "fast");

@@ -1,7 +1,7 @@
 //! What a script sees of the console and leaves for the host, between two frames: shared by
 //! the Lua functions and the plug-in that runs them.
 
-use jewelbot_plugin::{Buttons, Mark, Ram, RAM_SIZE};
+use jewelbot_plugin::{Buttons, ConsoleRequest, Mark, Ram, RAM_SIZE};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// The console as the script sees it.
@@ -11,16 +11,19 @@ pub struct Console {
     pub ram: Ram,
     /// RAM writes to apply before the next frame.
     pub pokes: Vec<(u16, u8)>,
-    /// The cartridge's PRG ROM, for reads of $8000-$FFFF (an NROM cartridge's only).
-    pub prg: Vec<u8>,
     /// The ROM file's bytes after its header (PRG then CHR), for `rom.readbyte`.
     pub rom: Vec<u8>,
-    /// The cartridge's mapper.
-    pub mapper: u16,
     /// Frames run since power-on.
     pub frame: u64,
     /// Controller 1's buttons during the next frame, as the script set them.
     pub buttons: Buttons,
+    /// The buttons the person holds.
+    pub person: Buttons,
+    /// Whether the last frame read no controller, and such frames since power-on.
+    pub lagged: bool,
+    pub lag_count: u64,
+    /// Resets, power cycles and state loads for the host, after the script's part of a frame.
+    pub requests: Vec<ConsoleRequest>,
     /// Drawn this frame.
     pub marks: Vec<Mark>,
     pub texts: Vec<String>,
@@ -35,11 +38,13 @@ impl Default for Console {
         Self {
             ram: [0; RAM_SIZE],
             pokes: Vec::new(),
-            prg: Vec::new(),
             rom: Vec::new(),
-            mapper: 0,
             frame: 0,
             buttons: Buttons::NONE,
+            person: Buttons::NONE,
+            lagged: false,
+            lag_count: 0,
+            requests: Vec::new(),
             marks: Vec::new(),
             texts: Vec::new(),
             message: None,

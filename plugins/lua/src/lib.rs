@@ -18,7 +18,7 @@ pub mod api;
 mod console;
 
 use console::Shared;
-use jewelbot_plugin::{Buttons, FrameContext, Mark, Plugin, RomIdentity};
+use jewelbot_plugin::{Buttons, Console, FrameContext, Mark, Plugin, RomIdentity};
 use mlua::{Function, HookTriggers, Lua, LuaOptions as MluaOptions, StdLib, Thread, ThreadStatus};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -243,6 +243,26 @@ impl LuaPlugin {
     }
 
     /// The script's work between two frames.
+    /// [`LuaPlugin::between_frames`] with the console's bus and state within the script's
+    /// reach, for this frame only.
+    fn between_frames_with(&mut self, console: &dyn Console) -> mlua::Result<()> {
+        let lua = self.lua.clone();
+        let result = lua.scope(|scope| {
+            let peek = scope.create_function(|_, address: u16| Ok(console.peek(address)))?;
+            let save = scope.create_function(|lua, ()| match console.save_state() {
+                Ok(state) => lua.create_string(&state),
+                Err(why) => Err(mlua::Error::RuntimeError(why)),
+            })?;
+            lua.set_named_registry_value(api::PEEK, peek)?;
+            lua.set_named_registry_value(api::SAVE, save)?;
+            self.between_frames()
+        });
+        // Gone with the frame: a call outside one says so instead of reaching a dead console.
+        lua.unset_named_registry_value(api::PEEK)?;
+        lua.unset_named_registry_value(api::SAVE)?;
+        result
+    }
+
     fn between_frames(&mut self) -> mlua::Result<()> {
         self.instructions.store(0, Ordering::Relaxed);
         self.call_registered(api::emu::AFTER)?;
@@ -262,8 +282,6 @@ impl Plugin for LuaPlugin {
     fn attach(&mut self, rom: &RomIdentity<'_>) -> Result<String, String> {
         {
             let mut console = self.shared.lock();
-            console.mapper = rom.mapper;
-            console.prg = rom.prg.to_vec();
             console.rom = [rom.prg, rom.chr].concat();
         }
         if self.stopped.is_none() {
@@ -295,19 +313,25 @@ impl Plugin for LuaPlugin {
             }
             console.pokes = pending;
             console.frame = ctx.frame_number();
+            console.person = ctx.console().person_buttons();
+            console.lagged = ctx.console().lagged();
+            console.lag_count = ctx.console().lag_count();
             console.marks.clear();
             console.texts.clear();
             // joypad.set holds for one frame (those of the first part are for a frame gone).
             console.buttons = Buttons::NONE;
         }
         if self.stopped.is_none() {
-            if let Err(error) = self.between_frames() {
+            if let Err(error) = self.between_frames_with(ctx.console()) {
                 self.stop(&error);
             }
         }
         let mut console = self.shared.lock();
         for (address, value) in console.pokes.drain(..) {
             ctx.poke(address, value);
+        }
+        for request in console.requests.drain(..) {
+            ctx.request(request);
         }
         ctx.set_buttons(if self.stopped.is_some() {
             Buttons::NONE

@@ -3,14 +3,51 @@
 //! game.
 
 use jewelbot_lua::{LuaOptions, LuaPlugin};
-use jewelbot_plugin::{Buttons, FrameContext, FrameOutputs, Plugin, Ram, RomIdentity, Status};
+use jewelbot_plugin::{
+    Buttons, ConsoleRequest, FrameContext, FrameOutputs, Plugin, Ram, RomIdentity, Status,
+};
+
+/// What the test console shows of its bus: RAM, and an NROM cartridge's PRG at $8000-$FFFF.
+struct Bus<'a> {
+    ram: &'a Ram,
+    prg: &'a [u8],
+}
+
+impl jewelbot_plugin::Console for Bus<'_> {
+    fn peek(&self, address: u16) -> u8 {
+        match address {
+            0x0000..=0x1FFF => self.ram[usize::from(address) % 0x800],
+            0x8000..=0xFFFF => self.prg[usize::from(address - 0x8000) % self.prg.len()],
+            _ => 0,
+        }
+    }
+
+    fn save_state(&self) -> Result<Vec<u8>, String> {
+        Ok(self.ram.to_vec())
+    }
+
+    fn person_buttons(&self) -> Buttons {
+        Buttons::SELECT
+    }
+
+    fn lagged(&self) -> bool {
+        true
+    }
+
+    fn lag_count(&self) -> u64 {
+        7
+    }
+}
 
 /// A console that runs no CPU: RAM changes only by the script's writes (and the test's).
 struct Console {
     plugin: LuaPlugin,
     ram: Ram,
     frame: u64,
+    prg: Vec<u8>,
     status: Status,
+    /// What the script asked of the console, every frame so far.
+    requests: Vec<ConsoleRequest>,
 }
 
 impl Console {
@@ -37,7 +74,9 @@ impl Console {
             plugin,
             ram: [0; 0x800],
             frame: 0,
+            prg,
             status: Status::default(),
+            requests: Vec::new(),
         }
     }
 
@@ -51,8 +90,14 @@ impl Console {
             pokes: &mut pokes,
             buttons: &mut buttons,
             status: &mut self.status,
+            requests: &mut self.requests,
         };
-        let mut ctx = FrameContext::new(self.frame, &self.ram, &picture, out);
+        let ram = self.ram;
+        let console = Bus {
+            ram: &ram,
+            prg: &self.prg,
+        };
+        let mut ctx = FrameContext::new(self.frame, &self.ram, &picture, &console, out);
         self.plugin.on_frame(&mut ctx);
         for (address, value) in pokes {
             self.ram[usize::from(address)] = value;
@@ -94,7 +139,7 @@ fn frameadvance_hands_over_a_frame_at_a_time() {
 }
 
 #[test]
-fn memory_reads_ram_its_mirrors_its_own_writes_and_nrom_prg() {
+fn memory_reads_ram_its_mirrors_its_own_writes_and_the_bus() {
     let mut console = Console::new(
         "memory.writebyte(0x0801, 0xAB)     -- a mirror of $0001
          memory.writebyte(0x0002, -1)       -- FCEUX keeps the low 8 bits
@@ -105,8 +150,6 @@ fn memory_reads_ram_its_mirrors_its_own_writes_and_nrom_prg() {
          assert(memory.readword(0x0002, 0x0001) == 0xABFF)
          assert(memory.readwordsigned(0x0001) == -85)
          assert(memory.readbyterange(0x0001, 2) == string.char(0xAB, 0xFF))
-         assert(memory.readbyte(0x8000) == 0)
-         assert(memory.readbyte(0xC001) == 1)           -- 16 KiB PRG mirrored
          assert(rom.readbyte(16 + 0x4000) == 0xC4)       -- CHR after PRG in the file
          assert(bit.band(0xF0F0, 0xFF00) == 0xF000)
          assert(bit.lshift(1, 31) == -2147483648)
@@ -115,6 +158,10 @@ fn memory_reads_ram_its_mirrors_its_own_writes_and_nrom_prg() {
          assert(bit.bxor(5, 3, 1) == 7)
          memory.writebyte(0x20, 1)
          emu.frameadvance()
+         -- The rest of the bus, from the first frame on.
+         assert(memory.readbyte(0x8000) == 0)
+         assert(memory.readbyte(0xC001) == 1)           -- 16 KiB PRG mirrored
+         assert(memory.readword(0xFFFE) == 0x4443)
          memory.writebyte(0x21, memory.readbyte(0x20) + 1)
          emu.frameadvance()",
     );
@@ -194,13 +241,52 @@ fn bad_scripts_stop_with_their_file_and_line() {
         "bot.lua:2: memory.writebyte: $8000 is not RAM",
     );
     stops_with("memory.readbyte(0x10000)", 1, "not one of the CPU's");
-    stops_with("memory.readbyte(0x2002)", 1, "cannot be read here");
+    stops_with("memory.readbyte(0x2002)", 1, "between frames only");
     stops_with("joypad.set(2, {})", 1, "controller 2");
-    stops_with("savestate.load(savestate.object(1))", 1, "savestate.object");
+    stops_with(
+        "savestate.load(savestate.object(1))",
+        1,
+        "savestate.load: the object holds no state",
+    );
+    stops_with("savestate.object(11)", 1, "slot 11 is not 0 to 10");
     stops_with(
         "memory.registerwrite(0x10, function() end)",
         1,
         "memory callbacks",
+    );
+}
+
+/// The console beyond RAM: the person's buttons, lag, states, resets and power cycles reach
+/// the host as requests after the script's part of the frame.
+#[test]
+fn states_resets_lag_and_the_persons_buttons() {
+    let mut console = Console::new(
+        "emu.frameadvance()
+         assert(emu.lagged() and emu.lagcount() == 7)
+         assert(joypad.get(1).select and not joypad.get(1).A)
+         joypad.set(1, {select = 'invert', A = 'invert'})
+         local slot = savestate.object(3)
+         assert(savestate.object(3) == slot and savestate.create() ~= slot)
+         memory.writebyte(5, 9)
+         savestate.save(slot)
+         savestate.load(slot)
+         emu.softreset()
+         emu.poweron()
+         emu.frameadvance()",
+    );
+    let pressed = console.frames(2);
+    assert_eq!(console.plugin.stopped(), None);
+    // The person holds Select: inverted, it is released; A is pressed.
+    assert_eq!(pressed[0], Buttons::A);
+    // The state is the console's as the frame left it: the write comes after.
+    let saved = [0u8; 0x800];
+    assert_eq!(
+        console.requests,
+        [
+            ConsoleRequest::LoadState(saved.to_vec()),
+            ConsoleRequest::Reset,
+            ConsoleRequest::PowerOn
+        ]
     );
 }
 

@@ -9,17 +9,20 @@
 //! script formats (`docs/traces.md`); `docs/architecture.md` shows where this crate sits.
 //!
 //! [`files`] reads the user's files safely and writes whole files without clobbering theirs,
-//! for the host and plug-ins alike. The crate depends on `thiserror` alone, so that plug-ins
+//! for the host and plug-ins alike, and [`progress`] is the one style of progress bar of every
+//! long command. The crate depends on `thiserror` and `indicatif` alone, so that plug-ins
 //! compile without the emulator.
 
 #![warn(missing_docs)]
 
 mod buttons;
+mod console;
 pub mod files;
 mod inspect;
 mod machine;
 mod pacing;
 mod plugin;
+pub mod progress;
 mod rom;
 mod run;
 pub mod script;
@@ -28,6 +31,7 @@ mod story;
 pub mod trace;
 
 pub use buttons::Buttons;
+pub use console::{Console, ConsoleRequest, RamOnly};
 pub use inspect::{Field, Inspection, Panel};
 pub use machine::{Machine, MachineError};
 pub use pacing::Pacing;

@@ -1,5 +1,6 @@
 use crate::{
-    Buttons, Inspection, Milestone, Pacing, Ram, RomIdentity, Series, Status, StopCondition, Story,
+    Buttons, Console, ConsoleRequest, Inspection, Milestone, Pacing, Ram, RamOnly, RomIdentity,
+    Series, Status, StopCondition, Story,
 };
 
 /// An in-process plug-in, called by the host once per rendered frame.
@@ -327,6 +328,7 @@ pub struct FrameContext<'a> {
     frame_number: u64,
     ram: &'a Ram,
     picture: &'a [u16],
+    console: &'a dyn Console,
     out: FrameOutputs<'a>,
 }
 
@@ -339,17 +341,36 @@ pub struct FrameOutputs<'a> {
     pub buttons: &'a mut Buttons,
     /// Status lines, overlay marks and notes.
     pub status: &'a mut Status,
+    /// Resets, power cycles and state loads, done after every plug-in has seen the frame.
+    pub requests: &'a mut Vec<ConsoleRequest>,
 }
 
 impl<'a> FrameContext<'a> {
     /// Built by the host for each call.
-    pub fn new(frame_number: u64, ram: &'a Ram, picture: &'a [u16], out: FrameOutputs<'a>) -> Self {
+    pub fn new(
+        frame_number: u64,
+        ram: &'a Ram,
+        picture: &'a [u16],
+        console: &'a dyn Console,
+        out: FrameOutputs<'a>,
+    ) -> Self {
         Self {
             frame_number,
             ram,
             picture,
+            console,
             out,
         }
+    }
+
+    /// The console beyond RAM: the whole CPU bus, its state, the person's buttons, lag.
+    pub fn console(&self) -> &dyn Console {
+        self.console
+    }
+
+    /// Asks the host to reset, power-cycle or load a state after this frame.
+    pub fn request(&mut self, request: ConsoleRequest) {
+        self.out.requests.push(request);
     }
 
     /// Frames run since power-on.
@@ -397,6 +418,8 @@ pub struct FrameOutcome {
     pub pokes: Vec<(u16, u8)>,
     /// The status it published.
     pub status: Status,
+    /// What it asked of the console.
+    pub requests: Vec<ConsoleRequest>,
 }
 
 impl FrameOutcome {
@@ -407,8 +430,16 @@ impl FrameOutcome {
             pokes: &mut outcome.pokes,
             buttons: &mut outcome.buttons,
             status: &mut outcome.status,
+            requests: &mut outcome.requests,
         };
-        plugin.on_frame(&mut FrameContext::new(frame_number, ram, &[], out));
+        let console = RamOnly(ram);
+        plugin.on_frame(&mut FrameContext::new(
+            frame_number,
+            ram,
+            &[],
+            &console,
+            out,
+        ));
         outcome
     }
 }

@@ -4,6 +4,7 @@
 
 use super::unsupported;
 use crate::console::Shared;
+use jewelbot_plugin::ConsoleRequest;
 use mlua::{Function, Lua, MultiValue};
 
 /// Where the registered callbacks are kept (Lua's registry).
@@ -11,9 +12,7 @@ pub const BEFORE: &str = "jewelbot.emu.before";
 pub const AFTER: &str = "jewelbot.emu.after";
 pub const EXIT: &str = "jewelbot.emu.exit";
 
-const NO_MACHINE: &str = "the plug-in API does not yet let plug-ins reset, power or pause the \
-                          console";
-const NO_LAG: &str = "the plug-in API does not yet tell plug-ins which frames polled no input";
+const NO_PAUSE: &str = "the host paces frames: a script cannot pause the console";
 
 /// The script's output, as FCEUX's Lua console shows it: values separated by tabs.
 pub(crate) fn printed(values: &MultiValue) -> mlua::Result<String> {
@@ -82,15 +81,32 @@ pub fn install(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
     })?;
     emu.set("print", print.clone())?;
     lua.globals().set("print", print)?;
-    for (name, function, why) in [
-        ("poweron", "emu.poweron", NO_MACHINE),
-        ("softreset", "emu.softreset", NO_MACHINE),
-        ("pause", "emu.pause", NO_MACHINE),
-        ("unpause", "emu.unpause", NO_MACHINE),
-        ("lagcount", "emu.lagcount", NO_LAG),
-        ("lagged", "emu.lagged", NO_LAG),
+    // Done by the host once the script's part of the frame is over.
+    for (name, request) in [
+        ("poweron", ConsoleRequest::PowerOn),
+        ("softreset", ConsoleRequest::Reset),
     ] {
-        emu.set(name, unsupported(lua, function, why)?)?;
+        let s = shared.clone();
+        emu.set(
+            name,
+            lua.create_function(move |_, ()| {
+                s.lock().requests.push(request.clone());
+                Ok(())
+            })?,
+        )?;
+    }
+    let s = shared.clone();
+    emu.set(
+        "lagcount",
+        lua.create_function(move |_, ()| Ok(s.lock().lag_count))?,
+    )?;
+    let s = shared.clone();
+    emu.set(
+        "lagged",
+        lua.create_function(move |_, ()| Ok(s.lock().lagged))?,
+    )?;
+    for (name, function) in [("pause", "emu.pause"), ("unpause", "emu.unpause")] {
+        emu.set(name, unsupported(lua, function, NO_PAUSE)?)?;
     }
     lua.globals().set("emu", emu.clone())?;
     // FCEUX's older name for the same table.

@@ -1,6 +1,7 @@
 //! `joypad`: controller 1 as the script holds it. `joypad.set` chooses the buttons for the next
-//! frame only, as in FCEUX; a button set `true` (or `"invert"`, there being no person's input
-//! to invert) is pressed, and the others are not.
+//! frame only, as in FCEUX; a button set `true` is pressed, one set `"invert"` is pressed when
+//! the person does not hold it, and the others are not. `joypad.get` shows the buttons the
+//! script set and those the person holds.
 
 use super::refuse;
 use crate::console::Shared;
@@ -38,7 +39,8 @@ pub fn install(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
             name,
             lua.create_function(move |lua, player: f64| {
                 controller(&function, player)?;
-                let held = s.lock().buttons;
+                let console = s.lock();
+                let held = console.buttons | console.person;
                 let table = lua.create_table()?;
                 for (name, button) in NAMES {
                     table.set(name, held.contains(button))?;
@@ -54,11 +56,14 @@ pub fn install(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
             name,
             lua.create_function(move |_, (player, wanted): (f64, Table)| {
                 controller(&function, player)?;
+                let person = s.lock().person;
                 let mut buttons = Buttons::NONE;
                 for (name, button) in NAMES {
                     let pressed = match wanted.get::<Value>(name)? {
                         Value::Boolean(pressed) => pressed,
-                        Value::String(text) => matches!(text.to_str()?.as_ref(), "invert"),
+                        Value::String(text) => {
+                            text.to_str()?.as_ref() == "invert" && !person.contains(button)
+                        }
                         _ => false,
                     };
                     if pressed {

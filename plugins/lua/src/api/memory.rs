@@ -1,9 +1,10 @@
-//! `memory`: the CPU's view of RAM and the cartridge. Reads of $0000-$1FFF (RAM and its
-//! mirrors) see RAM at the end of the last frame with the script's own writes since; reads of
-//! $8000-$FFFF see an NROM cartridge's PRG ROM. Writes go to RAM at once for the script and to
-//! the console before the next frame.
+//! `memory`: the CPU's bus. Reads of $0000-$1FFF (RAM and its mirrors) see RAM at the end of
+//! the last frame with the script's own writes since; reads of the rest see the bus as the
+//! frame left it, without side effects (PPU and APU registers as a debugger sees them, work
+//! RAM, ROM as banked now). Writes go to RAM at once for the script and to the console before
+//! the next frame.
 
-use super::{refuse, unsupported};
+use super::{during_frame, refuse, unsupported, PEEK};
 use crate::console::{Console, Shared};
 use mlua::Lua;
 
@@ -22,30 +23,26 @@ fn bus_address(function: &str, address: f64) -> mlua::Result<u16> {
 }
 
 /// The byte at `address`, as the script sees it.
-pub(crate) fn read(console: &Console, function: &str, address: f64) -> mlua::Result<u8> {
+pub(crate) fn read(lua: &Lua, console: &Console, function: &str, address: f64) -> mlua::Result<u8> {
     let address = bus_address(function, address)?;
     match address {
         0x0000..=0x1FFF => Ok(console.ram[usize::from(address) & 0x07FF]),
-        0x8000..=0xFFFF if console.mapper == 0 && !console.prg.is_empty() => {
-            Ok(console.prg[usize::from(address - 0x8000) % console.prg.len()])
-        }
-        _ => Err(refuse(
-            function,
-            &format!(
-                "${address:04X} cannot be read here: a script sees RAM ($0000-$1FFF) and an \
-                 NROM cartridge's PRG ROM ($8000-$FFFF), not the PPU's and APU's registers, \
-                 work RAM or banked ROM"
-            ),
-        )),
+        _ => during_frame(lua, PEEK, function)?.call(address),
     }
 }
 
 /// The little-endian word at `low` and `high` (by default the byte after `low`).
-fn read_word(console: &Console, function: &str, low: f64, high: Option<f64>) -> mlua::Result<u16> {
+fn read_word(
+    lua: &Lua,
+    console: &Console,
+    function: &str,
+    low: f64,
+    high: Option<f64>,
+) -> mlua::Result<u16> {
     let high = high.unwrap_or(low + 1.0);
     Ok(u16::from_le_bytes([
-        read(console, function, low)?,
-        read(console, function, high)?,
+        read(lua, console, function, low)?,
+        read(lua, console, function, high)?,
     ]))
 }
 
@@ -73,14 +70,14 @@ pub fn install(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
         let function = format!("memory.{name}");
         memory.set(
             name,
-            lua.create_function(move |_, address: f64| read(&s.lock(), &function, address))?,
+            lua.create_function(move |lua, address: f64| read(lua, &s.lock(), &function, address))?,
         )?;
     }
     let s = shared.clone();
     memory.set(
         "readbytesigned",
-        lua.create_function(move |_, address: f64| {
-            Ok(read(&s.lock(), "memory.readbytesigned", address)? as i8)
+        lua.create_function(move |lua, address: f64| {
+            Ok(read(lua, &s.lock(), "memory.readbytesigned", address)? as i8)
         })?,
     )?;
     for name in ["readword", "readwordunsigned"] {
@@ -88,16 +85,16 @@ pub fn install(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
         let function = format!("memory.{name}");
         memory.set(
             name,
-            lua.create_function(move |_, (low, high): (f64, Option<f64>)| {
-                read_word(&s.lock(), &function, low, high)
+            lua.create_function(move |lua, (low, high): (f64, Option<f64>)| {
+                read_word(lua, &s.lock(), &function, low, high)
             })?,
         )?;
     }
     let s = shared.clone();
     memory.set(
         "readwordsigned",
-        lua.create_function(move |_, (low, high): (f64, Option<f64>)| {
-            Ok(read_word(&s.lock(), "memory.readwordsigned", low, high)? as i16)
+        lua.create_function(move |lua, (low, high): (f64, Option<f64>)| {
+            Ok(read_word(lua, &s.lock(), "memory.readwordsigned", low, high)? as i16)
         })?,
     )?;
     let s = shared.clone();
@@ -113,7 +110,7 @@ pub fn install(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
                 ));
             }
             let bytes = (0..length as u32)
-                .map(|i| read(&console, function, address + f64::from(i)))
+                .map(|i| read(lua, &console, function, address + f64::from(i)))
                 .collect::<mlua::Result<Vec<u8>>>()?;
             lua.create_string(&bytes)
         })?,

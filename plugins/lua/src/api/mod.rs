@@ -12,6 +12,23 @@ pub mod others;
 use crate::console::Shared;
 use mlua::Lua;
 
+/// Where the console's functions that exist only while a frame is handled are kept (Lua's
+/// registry): the whole bus, read without side effects, and the console's state.
+pub const PEEK: &str = "jewelbot.console.peek";
+pub const SAVE: &str = "jewelbot.console.save";
+
+/// The console function kept at `key`, or an error naming `function`: the host shows the
+/// console to plug-ins between frames only, not during the script's first part.
+pub(crate) fn during_frame(lua: &Lua, key: &str, function: &str) -> mlua::Result<mlua::Function> {
+    lua.named_registry_value::<Option<mlua::Function>>(key)?
+        .ok_or_else(|| {
+            refuse(
+                function,
+                "the console is reached between frames only, not before the first frame",
+            )
+        })
+}
+
 /// An error naming the function and why it cannot do what was asked.
 pub(crate) fn refuse(function: &str, why: &str) -> mlua::Error {
     mlua::Error::RuntimeError(format!("{function}: {why}"))

@@ -5,7 +5,8 @@
 //! table as its subcommands.
 //!
 //! The in-process plug-in (`magic-jewelry`) depends on none of this: command-line parsing,
-//! progress bars, plots and thread pools live here only.
+//! plots and thread pools live here only (progress bars take the style every command shares,
+//! `jewelbot_plugin::progress`).
 
 pub mod args;
 pub mod bench;
@@ -16,9 +17,10 @@ pub mod horizon;
 pub mod learn;
 pub mod model_check;
 pub mod outputs;
-pub mod progress;
 pub mod runner;
 pub mod sim;
+
+use jewelbot_plugin::progress;
 pub mod splitting;
 pub mod stats;
 pub mod train;

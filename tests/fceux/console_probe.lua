@@ -1,0 +1,35 @@
+-- Writes, for every frame from power-on, what FCEUX's console functions say: the frame count,
+-- lag, bytes of the bus beyond RAM, and a checksum of RAM. On frame 300 it saves a state, on
+-- frame 400 it loads it (once), on frame 600 it presses reset. Run with no movie, in FCEUX and
+-- in jewelbot (`--lua-os-io`), the two outputs must be the same bytes.
+-- Environment: PROBE_OUT (the output file), PROBE_FRAMES (how many lines).
+local out = assert(io.open(os.getenv("PROBE_OUT"), "w"))
+local frames = tonumber(os.getenv("PROBE_FRAMES") or "800")
+local slot = savestate.object(1)
+local loaded, reset = false, false
+emu.speedmode("maximum")
+local lines = 0
+while lines < frames do
+  emu.frameadvance()
+  local f = emu.framecount()
+  local ram = memory.readbyterange(0, 0x800)
+  local sum = 0
+  for i = 1, #ram do
+    sum = (sum * 31 + string.byte(ram, i)) % 2147483647
+  end
+  out:write(string.format("%d %s %d %04X %04X %02X %d\n", f, tostring(emu.lagged()),
+    emu.lagcount(), memory.readword(0xFFFC), memory.readword(0xFFFA),
+    memory.readbyte(0xC000), sum))
+  lines = lines + 1
+  if f == 300 and not loaded then
+    savestate.save(slot)
+  elseif f == 400 and not loaded then
+    loaded = true
+    savestate.load(slot)
+  elseif f == 600 and not reset then
+    reset = true
+    emu.softreset()
+  end
+end
+out:close()
+os.exit(0)
