@@ -98,7 +98,8 @@ fn plugin_reads_ram_presses_buttons_and_pokes() {
         session.run_frame().expect("frame runs");
     }
     let seen = seen.lock().expect("not poisoned").clone();
-    assert_eq!(seen.len(), 20);
+    // Shown the console at power-on, then after each frame.
+    assert_eq!(seen.len(), 21);
     // The NMI counts frames.
     let counts: Vec<u8> = seen.iter().map(|(c, _)| *c).collect();
     assert!(
@@ -150,7 +151,11 @@ fn a_plugin_panicking_every_frame_is_switched_off_and_emulation_continues() {
     // Restarted after each of its first panics, then given up on.
     assert_eq!(slots[0].restarts(), RESTART_LIMIT as u64);
     assert!(slots[1].is_active());
-    assert_eq!(seen.lock().expect("not poisoned").len(), 30);
+    assert_eq!(
+        seen.lock().expect("not poisoned").len(),
+        31,
+        "power-on and 30 frames"
+    );
     // The crasher's buttons no longer reach the controller: only the presser's do.
     assert!(!session.plugin_buttons().contains(Buttons::START));
     // The first panic is reported, the next ones within the interval are held back, and the
@@ -366,16 +371,16 @@ fn a_panic_is_caught_and_the_plugin_restarted_at_the_next_frame() {
         SlotState::Restarting(m) if m.contains("flaky fails at frame 5")
     ));
     session.run_frame().expect("the emulator keeps running");
-    // Told of a reset, then shown frame 6.
+    // Told of a reset, then shown frame 6 (the calls count power-on's too).
     let slot = &session.plugins().slots()[0];
     assert!(slot.is_active(), "{:?}", slot.state());
     assert_eq!(slot.restarts(), 1);
     assert_eq!(resets.load(Ordering::SeqCst), 1);
-    assert_eq!(frames.load(Ordering::SeqCst), 6);
+    assert_eq!(frames.load(Ordering::SeqCst), 7);
     for _ in 0..20 {
         session.run_frame().expect("the emulator keeps running");
     }
-    assert_eq!(frames.load(Ordering::SeqCst), 26);
+    assert_eq!(frames.load(Ordering::SeqCst), 27);
     assert!(session.plugin_buttons().contains(Buttons::START));
 }
 
@@ -405,7 +410,7 @@ fn a_panicking_plugins_buttons_and_pokes_are_dropped() {
 #[test]
 fn panic_messages_are_rate_limited_while_restarts_go_on() {
     // A panic every 250 frames is rare enough to be restarted every time.
-    let (flaky, _, resets) = Flaky::new(|frame| frame % 250 == 0);
+    let (flaky, _, resets) = Flaky::new(|frame| frame > 0 && frame % 250 == 0);
     let mut session = tiny_session(vec![Box::new(flaky)]);
     let frames = 3010;
     for _ in 0..frames {
@@ -490,7 +495,11 @@ fn stall_messages_are_rate_limited() {
         session.run_frame().expect("frame runs");
         assert_eq!(session.plugin_buttons(), Buttons::NONE);
     }
-    assert_eq!(session.plugins().slots()[0].stalls(), 40);
+    assert_eq!(
+        session.plugins().slots()[0].stalls(),
+        41,
+        "power-on and 40 frames"
+    );
     let messages = session.plugins_mut().drain_messages();
     assert_eq!(messages.len(), 1);
     // The time it took, to a tenth of a millisecond: over the limit, never rounded down to it.
@@ -570,12 +579,13 @@ fn notes_are_kept_with_their_frames_only_when_asked() {
     };
     assert!(run(false).is_empty());
     let notes = run(true);
-    // The note of the call that panicked is dropped with the rest of its frame's output.
+    // The note of the call that panicked is dropped with the rest of its frame's output. The
+    // first call is power-on's (frame 0).
     let seen: Vec<(u64, &str, &str)> = notes
         .iter()
         .map(|n| (n.frame, n.plugin.as_str(), n.text.as_str()))
         .collect();
-    assert_eq!(seen, [(3, "noter", "call 3"), (9, "noter", "call 9")]);
+    assert_eq!(seen, [(2, "noter", "call 3"), (8, "noter", "call 9")]);
 }
 
 /// What [`Prober`] saw of the console beyond RAM, frame by frame.
@@ -649,7 +659,8 @@ fn plugins_peek_the_bus_save_load_reset_and_power_cycle() {
     for _ in 0..10 {
         session.run_frame().expect("a frame");
     }
-    let at_5 = probed.lock().unwrap().frames[4];
+    // Shown power-on (frame 0) first.
+    let at_5 = probed.lock().unwrap().frames[5];
     // The load asked on frame 10 put the console back at frame 5, with frame 5's RAM.
     assert_eq!(session.frame_number(), 5);
     assert_eq!(session.ram()[common::NMI_COUNT], at_5.1);
@@ -658,11 +669,11 @@ fn plugins_peek_the_bus_save_load_reset_and_power_cycle() {
     }
     let probed = probed.lock().unwrap();
     let frames: Vec<u64> = probed.frames.iter().map(|f| f.0).collect();
-    // Frames 1-10, then 6-13 after the load back to frame 5 (the power cycle asked on frame
-    // 14 is still ahead).
+    // Power-on and frames 1-10, then 6-13 after the load back to frame 5 (the power cycle
+    // asked on frame 14 is still ahead).
     assert_eq!(
         frames,
-        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 6, 7, 8, 9, 10, 11, 12, 13]
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 6, 7, 8, 9, 10, 11, 12, 13]
     );
     // Told once for the load and once for the reset.
     assert_eq!(probed.resets, 2);
@@ -690,8 +701,11 @@ fn a_program_that_never_polls_lags_every_frame_and_a_bad_state_is_refused() {
     }
     let probed = probed.lock().unwrap();
     let last = probed.frames.last().copied().expect("frames seen");
-    // Frames 1-14, then the power cycle: frame numbers and lag counts start again.
-    assert_eq!(probed.frames[13], (14, 0, true, 14));
+    // Power-on, frames 1-14, then the power cycle: frame numbers and lag counts start again,
+    // from a power-on shown again.
+    assert_eq!(probed.frames[..2], [(0, 0, false, 0), (1, 0, true, 1)]);
+    assert_eq!(probed.frames[14], (14, 0, true, 14));
+    assert_eq!(probed.frames[15], (0, 0, false, 0));
     assert_eq!(last, (2, 0, true, 2));
     assert_eq!(session.lag_count(), 2);
     let messages = session.plugins_mut().drain_messages();

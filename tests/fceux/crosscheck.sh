@@ -11,7 +11,9 @@
 #      default power-on RAM and once with its seeded random RAM; jewelbot replays each and
 #      must agree with FCEUX's RAM on every frame;
 #   4. Lua scripts written for FCEUX run the same in jewelbot: the RAM-dump script on the same
-#      movie, and a Magic Jewelry bot from power-on (its movie replayed by FCEUX too).
+#      movie, and a Magic Jewelry bot from power-on (its movie replayed by FCEUX too);
+#   5. a script that probes FCEUX's console functions (frame counts, lag, the bus, states)
+#      writes the same bytes in both.
 #
 # Usage: tests/fceux/crosscheck.sh [--rom PATH] [--frames N]
 #        tests/fceux/crosscheck.sh [--rom PATH] --movie FILE [--every N]
@@ -161,6 +163,17 @@ awk '!done && /^\|/ && ++n == 100 { sub(/\|0\|......../, "|0|.......A"); done = 
 DUMP_OUT="$work/bot-changed.fceux" DUMP_FRAMES=$short \
     run_fceux --loadlua "$here/dump_ram.lua" --playmov "$work/bot-changed.fm2" "$rom"
 refute "the bot's movie with one frame's input changed" bot_compare "$work/bot-changed.fceux" "$work/bot.jewelbot"
+
+# 5. FCEUX's console functions in a script, from power-on with no movie: the frame count at
+#    every boundary (power-on's included), lag frames, the bus beyond RAM, a state saved on
+#    frame 300 and loaded on frame 400, RAM every frame: byte-identical output.
+PROBE_OUT="$work/probe.fceux" PROBE_FRAMES=700 \
+    run_fceux --ramInit 2 --loadlua "$here/console_probe.lua" "$rom"
+PROBE_OUT="$work/probe.jewelbot" PROBE_FRAMES=700 "$JEWELBOT" run --headless --rom "$rom" \
+    --ai off --lua "$here/console_probe.lua" --lua-os-io --frames 701 >/dev/null
+check "console_probe.lua in jewelbot and in FCEUX (lag, bus, states)" same_bytes "$work/probe.fceux" "$work/probe.jewelbot"
+sed '350s/ [0-9]*$/ 0/' "$work/probe.jewelbot" >"$work/probe.changed"
+refute "console_probe.lua's output with one checksum changed" same_bytes "$work/probe.fceux" "$work/probe.changed"
 
 if [ "$failures" -ne 0 ]; then
     echo "crosscheck: $failures check(s) failed"

@@ -126,6 +126,8 @@ pub struct Session {
     /// Whether the last frame read no controller, and such frames since power-on.
     lagged: bool,
     lag_count: u64,
+    /// Whether the plug-ins have been shown the console at power-on (frame 0).
+    shown_power_on: bool,
     jam_frames: u32,
     movies: MovieDeck,
     /// What RAM holds at every power-on of this session.
@@ -181,6 +183,7 @@ impl Session {
             jam_frames: 0,
             lagged: false,
             lag_count: 0,
+            shown_power_on: false,
             movies: MovieDeck::default(),
             power_on: PowerOnRam::default(),
             headless,
@@ -189,6 +192,11 @@ impl Session {
 
     /// Runs one frame with whoever holds the controller, then shows it to the plug-ins.
     pub fn run_frame(&mut self) -> Result<(), SessionError> {
+        if self.frame == 0 && !self.shown_power_on {
+            // As FCEUX resumes its scripts: once at power-on, so what they choose there is
+            // pressed on the first frame.
+            self.show_frame_to_plugins()?;
+        }
         let buttons = match self.control {
             Control::Plugins => self.plugin_buttons,
             Control::Manual => self.manual_buttons,
@@ -223,6 +231,13 @@ impl Session {
         // Frozen bytes hold their value at the frame's end too, where plug-ins read RAM.
         self.apply_ram_edits(0);
         self.check_jam()?;
+        self.show_frame_to_plugins()
+    }
+
+    /// Calls the plug-ins with the frame just run (or the console at power-on), then applies
+    /// their RAM writes and does what they asked of the console.
+    fn show_frame_to_plugins(&mut self) -> Result<(), SessionError> {
+        self.shown_power_on = true;
         let console = console_view::ConsoleView {
             deck: &self.deck,
             rom_sha1: &self.rom.prg_chr_sha1,
@@ -448,6 +463,7 @@ impl Session {
         self.frame = 0;
         self.lag_count = 0;
         self.lagged = false;
+        self.shown_power_on = false;
         self.movies.interrupt();
         self.after_discontinuity();
         Ok(())

@@ -3,11 +3,10 @@
 //! can do ([`api`] says function by function; `docs/lua.md` has the table).
 //!
 //! The script runs as a coroutine, as in FCEUX: `emu.frameadvance()` yields it until the next
-//! frame has run. Its first part runs when the cartridge is attached, before the first frame:
-//! the host takes buttons and RAM writes after a frame, so the buttons it sets then are not
-//! pressed and its writes reach the console before the second frame. Between two
-//! frames the plug-in calls the function registered with
-//! `emu.registerafter`, resumes the script, then calls those of `emu.registerbefore` and
+//! frame boundary. Its first part runs when the cartridge is attached; the host then shows
+//! the plug-ins the console at power-on (frame 0) and after every frame, and at each of these
+//! boundaries the plug-in calls the function registered with `emu.registerafter` (after a
+//! frame only), resumes the script, then calls those of `emu.registerbefore` and
 //! `gui.register`; the buttons set and the RAM written meanwhile reach the console before the
 //! next frame. A bad script stops with its file and line, and the game goes on: a syntax or
 //! run-time error, a frame's work past [`INSTRUCTION_LIMIT`] instructions (a loop that never
@@ -245,7 +244,11 @@ impl LuaPlugin {
     /// The script's work between two frames.
     /// [`LuaPlugin::between_frames`] with the console's bus and state within the script's
     /// reach, for this frame only.
-    fn between_frames_with(&mut self, console: &dyn Console) -> mlua::Result<()> {
+    fn between_frames_with(
+        &mut self,
+        console: &dyn Console,
+        after_a_frame: bool,
+    ) -> mlua::Result<()> {
         let lua = self.lua.clone();
         let result = lua.scope(|scope| {
             let peek = scope.create_function(|_, address: u16| Ok(console.peek(address)))?;
@@ -255,7 +258,7 @@ impl LuaPlugin {
             })?;
             lua.set_named_registry_value(api::PEEK, peek)?;
             lua.set_named_registry_value(api::SAVE, save)?;
-            self.between_frames()
+            self.between_frames(after_a_frame)
         });
         // Gone with the frame: a call outside one says so instead of reaching a dead console.
         lua.unset_named_registry_value(api::PEEK)?;
@@ -263,9 +266,14 @@ impl LuaPlugin {
         result
     }
 
-    fn between_frames(&mut self) -> mlua::Result<()> {
+    /// The script's part of a frame boundary: `emu.registerafter`'s function (unless this is
+    /// power-on, after no frame), the script up to its next `emu.frameadvance()`, then the
+    /// functions of `emu.registerbefore` and `gui.register`.
+    fn between_frames(&mut self, after_a_frame: bool) -> mlua::Result<()> {
         self.instructions.store(0, Ordering::Relaxed);
-        self.call_registered(api::emu::AFTER)?;
+        if after_a_frame {
+            self.call_registered(api::emu::AFTER)?;
+        }
         self.resume_main()?;
         self.call_registered(api::emu::BEFORE)?;
         self.call_registered(api::gui::DRAW)
@@ -322,7 +330,8 @@ impl Plugin for LuaPlugin {
             console.buttons = Buttons::NONE;
         }
         if self.stopped.is_none() {
-            if let Err(error) = self.between_frames_with(ctx.console()) {
+            let after_a_frame = ctx.frame_number() > 0;
+            if let Err(error) = self.between_frames_with(ctx.console(), after_a_frame) {
                 self.stop(&error);
             }
         }

@@ -19,7 +19,9 @@ pub trait Plugin: Send {
     /// it does not run on this ROM, and the emulator then runs the ROM without it.
     fn attach(&mut self, rom: &RomIdentity<'_>) -> Result<String, String>;
 
-    /// Called after each rendered frame.
+    /// Called after each rendered frame, and once at power-on before the first (frame 0: RAM
+    /// as the console powers on, no picture yet), as FCEUX resumes its scripts: the buttons
+    /// chosen then are held during frame 1.
     fn on_frame(&mut self, ctx: &mut FrameContext<'_>);
 
     /// Called after a reset, power cycle or state load: anything remembered about the game may
