@@ -712,7 +712,97 @@ fn a_program_that_never_polls_lags_every_frame_and_a_bad_state_is_refused() {
     assert!(
         messages
             .iter()
-            .any(|m| m.starts_with("a plug-in's state was not loaded:")),
+            .any(|m| m.starts_with("prober's state was not loaded:")),
         "{messages:?}"
+    );
+}
+
+/// The memory hits a plug-in was shown, by frame.
+type HitsSeen = Arc<Mutex<Vec<(u64, Vec<jewelbot_plugin::MemoryHit>)>>>;
+
+/// Watches the tiny ROM's NMI handler ($8010) being entered and its frame counter ($21) being
+/// written, and keeps what the host reports.
+struct Watcher {
+    hits: HitsSeen,
+}
+
+impl Plugin for Watcher {
+    fn name(&self) -> &'static str {
+        "watcher"
+    }
+    fn attach(&mut self, _: &RomIdentity<'_>) -> Result<String, String> {
+        Ok("any ROM".into())
+    }
+    fn on_frame(&mut self, ctx: &mut FrameContext<'_>) {
+        use jewelbot_plugin::{MemoryAccess, MemoryWatch};
+        let frame = ctx.frame_number();
+        let hits = ctx.console().memory_hits().to_vec();
+        self.hits.lock().expect("not poisoned").push((frame, hits));
+        let watches = match frame {
+            0 => vec![
+                MemoryWatch {
+                    start: 0x8010,
+                    end: 0x8010,
+                    access: MemoryAccess::Execute,
+                },
+                MemoryWatch {
+                    start: common::NMI_COUNT as u16,
+                    end: common::NMI_COUNT as u16,
+                    access: MemoryAccess::Write,
+                },
+            ],
+            // Stops watching after frame 5.
+            5 => Vec::new(),
+            _ => return,
+        };
+        ctx.request(ConsoleRequest::Watch(watches));
+    }
+}
+
+#[test]
+fn plugins_hear_of_the_accesses_to_the_addresses_they_watch() {
+    use jewelbot_plugin::MemoryAccess;
+    type Access = (MemoryAccess, u16, u8);
+    let hits = Arc::new(Mutex::new(Vec::new()));
+    let watcher = Watcher {
+        hits: Arc::clone(&hits),
+    };
+    let mut session = tiny_session(vec![Box::new(watcher)]);
+    for _ in 0..8 {
+        session.run_frame().expect("a frame");
+    }
+    let hits = hits.lock().unwrap();
+    let seen: Vec<(u64, Vec<Access>)> = hits
+        .iter()
+        .map(|(frame, hits)| {
+            (
+                *frame,
+                hits.iter()
+                    .map(|h| (h.access, h.address, h.value))
+                    .collect(),
+            )
+        })
+        .collect();
+    let nmi = |count: u8| {
+        vec![
+            (MemoryAccess::Execute, 0x8010, 0x48),
+            (MemoryAccess::Write, common::NMI_COUNT as u16, count),
+        ]
+    };
+    // Watched from frame 1 to frame 5: the handler's first byte (PHA) and the count it
+    // writes, once a frame after the first; nothing after frame 5.
+    assert_eq!(
+        seen,
+        [
+            (0, vec![]),
+            (1, vec![]),
+            (2, nmi(1)),
+            (3, nmi(2)),
+            (4, nmi(3)),
+            (5, nmi(4)),
+            (6, vec![]),
+            (7, vec![]),
+            (8, vec![])
+        ]
     );
 }

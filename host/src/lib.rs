@@ -13,6 +13,7 @@
 //! - [`ram_edit`]: RAM pokes and freezes from the command line.
 //! - [`inspector`]: text views of plug-in inspections.
 //! - [`interrupt`]: SIGINT and SIGTERM as a request to stop at a frame boundary.
+//! - [`picture_drawing`]: the plug-ins' drawings put onto the picture.
 //! - [`outputs`]: where a command writes, checked before its first frame.
 //! - [`movie`]: input movies in FCEUX's `fm2` format, on disk, played and recorded.
 //! - [`frontend`]: the desktop window (picture, sound, controls, RAM inspector, overlay).
@@ -25,6 +26,7 @@ pub mod inspector;
 pub mod interrupt;
 pub mod movie;
 pub mod outputs;
+pub mod picture_drawing;
 pub mod plugin_host;
 pub mod ram_edit;
 pub mod record;

@@ -149,8 +149,8 @@ impl PluginSlot {
 pub struct PluginHost {
     slots: Vec<PluginSlot>,
     pokes: Vec<(u16, u8)>,
-    /// What the plug-ins asked of the console this frame.
-    requests: Vec<ConsoleRequest>,
+    /// What the plug-ins asked of the console this frame, each with the plug-in's name.
+    requests: Vec<(String, ConsoleRequest)>,
     messages: Vec<String>,
     /// Notes not yet drained, when they are kept at all.
     notes: Option<Vec<Note>>,
@@ -273,9 +273,9 @@ impl PluginHost {
                 ..
             } = slot;
             let pokes_before = self.pokes.len();
-            let requests_before = self.requests.len();
             let pokes = &mut self.pokes;
-            let requests = &mut self.requests;
+            let mut asked = Vec::new();
+            let requests = &mut asked;
             let started = Instant::now();
             let result = guarded(|| {
                 let out = FrameOutputs {
@@ -297,19 +297,20 @@ impl PluginHost {
                 {
                     // Too late to be trusted with this frame: nothing it did is applied.
                     self.pokes.truncate(pokes_before);
-                    self.requests.truncate(requests_before);
                     self.stalled(index, took, limit);
                 }
                 Ok(()) => {
                     if self.in_control(index) {
                         wanted |= self.slots[index].buttons;
                     }
+                    let name = self.slots[index].name().to_owned();
+                    self.requests
+                        .extend(asked.into_iter().map(|request| (name.clone(), request)));
                     self.take_notes(index);
                 }
                 Err(panic) => {
                     // Half-done work of a failing plug-in is not applied.
                     self.pokes.truncate(pokes_before);
-                    self.requests.truncate(requests_before);
                     self.panicked(index, &panic);
                 }
             }
@@ -433,8 +434,9 @@ impl PluginHost {
         std::mem::take(&mut self.pokes)
     }
 
-    /// The resets, power cycles and state loads asked for this frame, in the order asked.
-    pub fn take_requests(&mut self) -> Vec<ConsoleRequest> {
+    /// What the plug-ins asked of the console this frame, in the order asked, each with the
+    /// name of the plug-in that asked.
+    pub fn take_requests(&mut self) -> Vec<(String, ConsoleRequest)> {
         std::mem::take(&mut self.requests)
     }
 

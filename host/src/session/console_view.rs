@@ -3,7 +3,7 @@
 
 use super::state_file::{self, StateHeader};
 use super::HOST_VERSION;
-use jewelbot_plugin::{Buttons, Console};
+use jewelbot_plugin::{Buttons, Console, MemoryHit};
 use tetanes_core::control_deck::ControlDeck;
 use tetanes_core::input::Player;
 
@@ -71,6 +71,7 @@ pub struct ConsoleView<'a> {
     pub person: Buttons,
     pub lagged: bool,
     pub lag_count: u64,
+    pub memory_hits: &'a [MemoryHit],
 }
 
 impl Console for ConsoleView<'_> {
@@ -92,5 +93,9 @@ impl Console for ConsoleView<'_> {
 
     fn lag_count(&self) -> u64 {
         self.lag_count
+    }
+
+    fn memory_hits(&self) -> &[MemoryHit] {
+        self.memory_hits
     }
 }

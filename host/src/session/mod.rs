@@ -5,6 +5,7 @@ mod checkpoint;
 mod console_view;
 mod state_file;
 mod state_trial;
+mod watches;
 
 pub use checkpoint::SavedOption;
 pub use state_file::{
@@ -22,7 +23,6 @@ use crate::rom::{RomError, RomImage};
 use jewelbot_plugin::{Buttons, ConsoleRequest, Machine, MachineError, Plugin, Ram, RAM_SIZE};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
-use tetanes_core::debug::{Access, Breakpoint};
 use tetanes_core::input::JoypadBtn;
 use tetanes_core::prelude::*;
 use tetanes_core::video::VideoFilter;
@@ -109,7 +109,8 @@ impl Default for SessionConfig {
 pub struct Session {
     deck: ControlDeck,
     /// Routines whose entry is recorded as an event, by address.
-    routines: Vec<(String, u16)>,
+    /// The routines a recording names and the addresses plug-ins watch.
+    watches: watches::Watches,
     /// The buttons held during the last frame.
     last_buttons: Buttons,
     /// RAM bytes rewritten around every frame, by address.
@@ -128,6 +129,8 @@ pub struct Session {
     lag_count: u64,
     /// Whether the plug-ins have been shown the console at power-on (frame 0).
     shown_power_on: bool,
+    /// The last picture with the plug-ins' drawings on it.
+    drawn: Vec<u8>,
     jam_frames: u32,
     movies: MovieDeck,
     /// What RAM holds at every power-on of this session.
@@ -169,7 +172,7 @@ impl Session {
         plugins.attach(&rom.identity());
         Ok(Self {
             deck,
-            routines: Vec::new(),
+            watches: watches::Watches::default(),
             last_buttons: Buttons::NONE,
             frozen: Vec::new(),
             scheduled: Vec::new(),
@@ -184,6 +187,7 @@ impl Session {
             lagged: false,
             lag_count: 0,
             shown_power_on: false,
+            drawn: Vec::new(),
             movies: MovieDeck::default(),
             power_on: PowerOnRam::default(),
             headless,
@@ -227,6 +231,15 @@ impl Session {
         let _clocked: Clocked = clocked.map_err(|e| SessionError::Emulation(e.to_string()))?;
         self.frame += 1;
         self.lagged = probe.lagged(&self.deck);
+        let dropped = self.watches.collect(&mut self.deck);
+        if dropped > 0 {
+            self.plugins.say(format!(
+                "frame {}: {dropped} accesses to watched addresses past the first {} were not \
+                 reported",
+                self.frame,
+                jewelbot_plugin::MOST_MEMORY_HITS
+            ));
+        }
         self.lag_count += u64::from(self.lagged);
         // Frozen bytes hold their value at the frame's end too, where plug-ins read RAM.
         self.apply_ram_edits(0);
@@ -245,6 +258,7 @@ impl Session {
             person: self.manual_buttons,
             lagged: self.lagged,
             lag_count: self.lag_count,
+            memory_hits: self.watches.hits(),
         };
         self.plugin_buttons = self.plugins.run_frame(
             self.frame,
@@ -261,14 +275,17 @@ impl Session {
     /// What the plug-ins asked of the console this frame, in order. A state that cannot be
     /// loaded is refused with a message; the game goes on.
     fn carry_out_requests(&mut self) -> Result<(), SessionError> {
-        for request in self.plugins.take_requests() {
+        for (plugin, request) in self.plugins.take_requests() {
             match request {
+                ConsoleRequest::Watch(watches) => {
+                    self.watches.set_plugin(&mut self.deck, &plugin, watches);
+                }
                 ConsoleRequest::Reset => self.reset(),
                 ConsoleRequest::PowerOn => self.power_cycle()?,
                 ConsoleRequest::LoadState(state) => {
                     if let Err(error) = self.load_state(&state) {
                         self.plugins
-                            .say(format!("a plug-in's state was not loaded: {error}"));
+                            .say(format!("{plugin}'s state was not loaded: {error}"));
                     }
                 }
             }
@@ -361,31 +378,13 @@ impl Session {
     /// Records, from now on, every entry into the routines at these CPU addresses (execution
     /// breakpoints that do not stop the console); [`Session::take_events`] names them.
     pub fn watch_routines(&mut self, routines: &[(String, u16)]) {
-        self.routines = routines.to_vec();
-        self.deck
-            .set_breakpoints(routines.iter().map(|&(_, address)| Breakpoint {
-                start: address,
-                end: address,
-                offset: None,
-                access: Access::EXEC,
-                breaks: false,
-                condition: None,
-            }));
-        self.deck.drain_access_log();
+        self.watches.set_routines(&mut self.deck, routines);
     }
 
     /// The watched routines entered since the last call, each named once, in the order first
     /// entered.
     pub fn take_events(&mut self) -> Vec<String> {
-        let mut events: Vec<String> = Vec::new();
-        for hit in self.deck.drain_access_log() {
-            if let Some((name, _)) = self.routines.iter().find(|(_, a)| *a == hit.pc) {
-                if !events.contains(name) {
-                    events.push(name.clone());
-                }
-            }
-        }
-        events
+        self.watches.take_events()
     }
 
     pub fn plugins(&self) -> &PluginHost {
@@ -438,9 +437,22 @@ impl Session {
         self.deck.set_headless_mode(self.headless);
     }
 
-    /// The last frame as 256x240 RGBA.
+    /// The last frame as 256x240 RGBA, with the running plug-ins' drawings on it (as the
+    /// window shows it, and screenshots and GIFs keep it).
     pub fn picture_rgba(&mut self) -> &[u8] {
-        self.deck.frame_buffer()
+        let drawings = self
+            .plugins
+            .slots()
+            .iter()
+            .filter(|slot| slot.is_active())
+            .flat_map(|slot| &slot.status().drawings);
+        if drawings.clone().next().is_none() {
+            return self.deck.frame_buffer();
+        }
+        self.drawn.clear();
+        self.drawn.extend_from_slice(self.deck.frame_buffer());
+        crate::picture_drawing::draw_all(&mut self.drawn, drawings);
+        &self.drawn
     }
 
     /// Mono samples of the last frame (empty when audio is off).
@@ -459,6 +471,7 @@ impl Session {
     /// recording ends there.
     pub fn power_cycle(&mut self) -> Result<(), SessionError> {
         load(&mut self.deck, &self.rom, &self.ines)?;
+        self.watches.arm(&mut self.deck);
         self.power_on.fill(self.deck.wram_mut());
         self.frame = 0;
         self.lag_count = 0;
@@ -636,6 +649,7 @@ impl Session {
                 .map_err(SessionError::State)?;
         }
         self.deck = restored;
+        self.watches.arm(&mut self.deck);
         self.frame = decoded.header.frame;
         self.movies.interrupt();
         self.jam_frames = 0;

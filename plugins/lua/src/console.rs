@@ -1,7 +1,7 @@
 //! What a script sees of the console and leaves for the host, between two frames: shared by
 //! the Lua functions and the plug-in that runs them.
 
-use jewelbot_plugin::{Buttons, ConsoleRequest, Mark, Ram, RAM_SIZE};
+use jewelbot_plugin::{Buttons, ConsoleRequest, Drawing, Ram, RAM_SIZE};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// The console as the script sees it.
@@ -25,8 +25,7 @@ pub struct Console {
     /// Resets, power cycles and state loads for the host, after the script's part of a frame.
     pub requests: Vec<ConsoleRequest>,
     /// Drawn this frame.
-    pub marks: Vec<Mark>,
-    pub texts: Vec<String>,
+    pub drawings: Vec<Drawing>,
     /// Messages (`emu.message`) shown until the script gives another.
     pub message: Option<String>,
     /// The script called `os.exit` with this status: the run ends.
@@ -45,8 +44,7 @@ impl Default for Console {
             lagged: false,
             lag_count: 0,
             requests: Vec::new(),
-            marks: Vec::new(),
-            texts: Vec::new(),
+            drawings: Vec::new(),
             message: None,
             exit: None,
         }

@@ -17,7 +17,7 @@ pub mod api;
 mod console;
 
 use console::Shared;
-use jewelbot_plugin::{Buttons, Console, FrameContext, Mark, Plugin, RomIdentity};
+use jewelbot_plugin::{Buttons, Console, FrameContext, Plugin, RomIdentity};
 use mlua::{Function, HookTriggers, Lua, LuaOptions as MluaOptions, StdLib, Thread, ThreadStatus};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -250,6 +250,8 @@ impl LuaPlugin {
         after_a_frame: bool,
     ) -> mlua::Result<()> {
         let lua = self.lua.clone();
+        // The memory hooks count towards the boundary's instructions too.
+        self.instructions.store(0, Ordering::Relaxed);
         let result = lua.scope(|scope| {
             let peek = scope.create_function(|_, address: u16| Ok(console.peek(address)))?;
             let save = scope.create_function(|lua, ()| match console.save_state() {
@@ -258,6 +260,9 @@ impl LuaPlugin {
             })?;
             lua.set_named_registry_value(api::PEEK, peek)?;
             lua.set_named_registry_value(api::SAVE, save)?;
+            if after_a_frame {
+                api::memory::call_hooks(&lua, console.memory_hits())?;
+            }
             self.between_frames(after_a_frame)
         });
         // Gone with the frame: a call outside one says so instead of reaching a dead console.
@@ -324,8 +329,7 @@ impl Plugin for LuaPlugin {
             console.person = ctx.console().person_buttons();
             console.lagged = ctx.console().lagged();
             console.lag_count = ctx.console().lag_count();
-            console.marks.clear();
-            console.texts.clear();
+            console.drawings.clear();
             // joypad.set holds for one frame (those of the first part are for a frame gone).
             console.buttons = Buttons::NONE;
         }
@@ -348,15 +352,14 @@ impl Plugin for LuaPlugin {
             console.buttons
         });
         // What was drawn is the frame's: handed over, not copied.
-        let marks: Vec<Mark> = std::mem::take(&mut console.marks);
+        let drawings = std::mem::take(&mut console.drawings);
         let mut lines: Vec<String> = console.message.iter().cloned().collect();
-        lines.append(&mut console.texts);
         drop(console);
         if let Some(why) = &self.stopped {
             lines.push(format!("lua: {why}"));
         }
         let status = ctx.status();
-        status.marks = marks;
+        status.drawings = drawings;
         status.lines = lines;
     }
 }

@@ -4,7 +4,7 @@
 
 use jewelbot_lua::{LuaOptions, LuaPlugin};
 use jewelbot_plugin::{
-    Buttons, ConsoleRequest, FrameContext, FrameOutputs, Plugin, Ram, RomIdentity, Status,
+    Buttons, ConsoleRequest, Drawing, FrameContext, FrameOutputs, Plugin, Ram, RomIdentity, Status,
 };
 
 /// What the test console shows of its bus: RAM, and an NROM cartridge's PRG at $8000-$FFFF.
@@ -36,6 +36,10 @@ impl jewelbot_plugin::Console for Bus<'_> {
 
     fn lag_count(&self) -> u64 {
         7
+    }
+
+    fn memory_hits(&self) -> &[jewelbot_plugin::MemoryHit] {
+        &[]
     }
 }
 
@@ -189,10 +193,26 @@ fn callbacks_run_around_the_script_and_at_the_end() {
     );
     let mut console = Console::with(&script, LuaOptions { os_and_io: true });
     console.frames(2);
-    let mark = &console.status.marks[0];
-    assert_eq!((mark.x, mark.y, mark.width, mark.height), (1, 2, 10, 19));
-    assert_eq!(mark.color, [255, 0, 0, 255]);
-    assert_eq!(console.status.lines, ["hi"]);
+    // Drawn onto the picture with FCEUX's defaults: the box's edge in its fill's colour, the
+    // text white on dark blue.
+    let red = [255, 0, 0, 255];
+    assert_eq!(
+        console.status.drawings,
+        [
+            Drawing::Rect {
+                from: (1, 2),
+                to: (10, 20),
+                fill: red,
+                outline: red
+            },
+            Drawing::Text {
+                at: (0, 0),
+                text: "hi".into(),
+                color: [255, 255, 255, 255],
+                background: [27, 18, 105, 255]
+            }
+        ]
+    );
     drop(console);
     // The script's first part ran before the first frame, then every frame: after, main,
     // before.
@@ -250,9 +270,14 @@ fn bad_scripts_stop_with_their_file_and_line() {
     );
     stops_with("savestate.object(11)", 1, "slot 11 is not 0 to 10");
     stops_with(
-        "memory.registerwrite(0x10, function() end)",
+        "memory.registerwrite(0x10, 5)",
         1,
-        "memory callbacks",
+        "memory.registerwrite: a integer is not a function",
+    );
+    stops_with(
+        "memory.registerexec(0xFFFF, 2, print)",
+        1,
+        "size 2 does not fit from $FFFF",
     );
 }
 

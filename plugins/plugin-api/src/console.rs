@@ -22,6 +22,50 @@ pub trait Console {
 
     /// Lag frames since power-on.
     fn lag_count(&self) -> u64;
+
+    /// The accesses the frame just run made to the addresses the plug-ins watch
+    /// ([`ConsoleRequest::Watch`]), in the order they happened, every plug-in's together (at
+    /// most [`MOST_MEMORY_HITS`] a frame).
+    fn memory_hits(&self) -> &[MemoryHit];
+}
+
+/// Most accesses to watched addresses kept from one frame; past it the rest are dropped, and
+/// the host says so.
+pub const MOST_MEMORY_HITS: usize = 65_536;
+
+/// How the CPU touched an address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MemoryAccess {
+    /// A byte read.
+    Read,
+    /// A byte written.
+    Write,
+    /// An instruction's first byte fetched.
+    Execute,
+}
+
+/// Addresses a plug-in wants to hear about, for one kind of access.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MemoryWatch {
+    /// The first address.
+    pub start: u16,
+    /// The last address, included.
+    pub end: u16,
+    /// Which accesses.
+    pub access: MemoryAccess,
+}
+
+/// One access to a watched address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemoryHit {
+    /// The address touched.
+    pub address: u16,
+    /// How.
+    pub access: MemoryAccess,
+    /// The byte read, written or fetched.
+    pub value: u8,
+    /// The address of the instruction that made the access.
+    pub pc: u16,
 }
 
 /// Something a plug-in asks the host to do to the console, after every plug-in has seen the
@@ -35,6 +79,9 @@ pub enum ConsoleRequest {
     PowerOn,
     /// Go back to a state [`Console::save_state`] gave (of this ROM).
     LoadState(Vec<u8>),
+    /// From the next frame on, report the accesses to these addresses
+    /// ([`Console::memory_hits`]), in place of those this plug-in watched before (none: stop).
+    Watch(Vec<MemoryWatch>),
 }
 
 /// The console as a plug-in sees it without a host (its own tests, tools, fuzzing): RAM and
@@ -64,5 +111,9 @@ impl Console for RamOnly<'_> {
 
     fn lag_count(&self) -> u64 {
         0
+    }
+
+    fn memory_hits(&self) -> &[MemoryHit] {
+        &[]
     }
 }

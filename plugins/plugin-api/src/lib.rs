@@ -31,7 +31,9 @@ mod story;
 pub mod trace;
 
 pub use buttons::Buttons;
-pub use console::{Console, ConsoleRequest, RamOnly};
+pub use console::{
+    Console, ConsoleRequest, MemoryAccess, MemoryHit, MemoryWatch, RamOnly, MOST_MEMORY_HITS,
+};
 pub use inspect::{Field, Inspection, Panel};
 pub use machine::{Machine, MachineError};
 pub use pacing::Pacing;
@@ -42,7 +44,7 @@ pub use plugin::{
 pub use rom::RomIdentity;
 pub use run::{Milestone, Series, StopCondition};
 pub use script::{Script, ScriptError, ScriptRunner};
-pub use status::{Mark, Rgba, Status};
+pub use status::{Drawing, Mark, Rgba, Status};
 pub use story::{grouped, Chart, Figure, Story};
 pub use trace::{Trace, TraceError, TraceFrame, TraceHeader, TraceWriter};
 

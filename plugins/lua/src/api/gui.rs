@@ -1,18 +1,18 @@
-//! `gui`: drawing over the picture for the frame to come. Boxes, lines and pixels are drawn as
-//! the host's outlined marks (a line as a run of one-pixel marks, at most [`MOST_MARKS`] a
-//! frame); text goes to the status lines beside the picture, since plug-ins cannot yet draw
-//! text on it. `gui.register` keeps one function called every frame to draw.
+//! `gui`: drawing onto the picture for the frame to come, as FCEUX draws (with its default
+//! colours): boxes, lines, pixels and text, at most [`MOST_DRAWINGS`] a frame; the window
+//! shows them, and screenshots and GIFs keep them. `gui.register` keeps one function called
+//! every frame to draw.
 
 use super::refuse;
 use crate::console::Shared;
-use jewelbot_plugin::{Mark, Rgba};
+use jewelbot_plugin::{Drawing, Rgba};
 use mlua::{Function, Lua, Value};
 
 /// Where the registered drawing function is kept (Lua's registry).
 pub const DRAW: &str = "jewelbot.gui.draw";
 
-/// Most marks a script draws in a frame: past it, drawing is refused with an error.
-pub const MOST_MARKS: usize = 4096;
+/// Most drawings a script makes in a frame: past it, drawing is refused with an error.
+pub const MOST_DRAWINGS: usize = 4096;
 
 /// A colour as FCEUX takes it: a name, `#RRGGBB[AA]`, or a number `0xRRGGBBAA`.
 fn colour(function: &str, value: &Value, default: Rgba) -> mlua::Result<Rgba> {
@@ -58,83 +58,21 @@ fn colour(function: &str, value: &Value, default: Rgba) -> mlua::Result<Rgba> {
     }
 }
 
-/// A coordinate on the picture, clamped to it.
-fn at(value: f64) -> u16 {
-    value.clamp(0.0, 255.0) as u16
+/// A coordinate on the picture (drawings are clipped to it).
+fn at(value: f64) -> i32 {
+    value.clamp(-65536.0, 65536.0) as i32
 }
 
-fn push(
-    shared: &Shared,
-    function: &str,
-    marks: impl IntoIterator<Item = Mark>,
-) -> mlua::Result<()> {
+fn push(shared: &Shared, function: &str, drawing: Drawing) -> mlua::Result<()> {
     let mut console = shared.lock();
-    for mark in marks {
-        if console.marks.len() == MOST_MARKS {
-            return Err(refuse(
-                function,
-                &format!("more than {MOST_MARKS} marks in a frame"),
-            ));
-        }
-        console.marks.push(mark);
-    }
-    Ok(())
-}
-
-fn rectangle(x1: f64, y1: f64, x2: f64, y2: f64, color: Rgba) -> Mark {
-    let (left, right) = (at(x1.min(x2)), at(x1.max(x2)));
-    let (top, bottom) = (at(y1.min(y2)), at(y1.max(y2)));
-    Mark {
-        x: left,
-        y: top,
-        width: right - left + 1,
-        height: bottom - top + 1,
-        color,
-    }
-}
-
-/// The pixels of a line from one end to the other (Bresenham's).
-fn line(x1: f64, y1: f64, x2: f64, y2: f64, color: Rgba) -> Vec<Mark> {
-    let (x1, y1, x2, y2) = (
-        i32::from(at(x1)),
-        i32::from(at(y1)),
-        i32::from(at(x2)),
-        i32::from(at(y2)),
-    );
-    if x1 == x2 || y1 == y2 {
-        return vec![rectangle(
-            f64::from(x1),
-            f64::from(y1),
-            f64::from(x2),
-            f64::from(y2),
-            color,
-        )];
-    }
-    let (dx, dy) = ((x2 - x1).abs(), -(y2 - y1).abs());
-    let (sx, sy) = ((x2 - x1).signum(), (y2 - y1).signum());
-    let (mut x, mut y, mut error) = (x1, y1, dx + dy);
-    let mut pixels = Vec::new();
-    loop {
-        pixels.push(rectangle(
-            f64::from(x),
-            f64::from(y),
-            f64::from(x),
-            f64::from(y),
-            color,
+    if console.drawings.len() == MOST_DRAWINGS {
+        return Err(refuse(
+            function,
+            &format!("more than {MOST_DRAWINGS} drawings in a frame"),
         ));
-        if x == x2 && y == y2 {
-            return pixels;
-        }
-        let twice = 2 * error;
-        if twice >= dy {
-            error += dy;
-            x += sx;
-        }
-        if twice <= dx {
-            error += dx;
-            y += sy;
-        }
     }
+    console.drawings.push(drawing);
+    Ok(())
 }
 
 pub fn install(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
@@ -147,10 +85,17 @@ pub fn install(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
             name,
             lua.create_function(
                 move |_, (x1, y1, x2, y2, fill, outline): (f64, f64, f64, f64, Value, Value)| {
-                    // FCEUX outlines with the fill colour when no outline is given.
-                    let fill_colour = colour(&function, &fill, white)?;
-                    let outline = colour(&function, &outline, fill_colour)?;
-                    push(&s, &function, [rectangle(x1, y1, x2, y2, outline)])
+                    // FCEUX's defaults: a quarter-opaque white inside, the fill's colour
+                    // opaque on the edge.
+                    let fill = colour(&function, &fill, [255, 255, 255, 63])?;
+                    let outline = colour(&function, &outline, [fill[0], fill[1], fill[2], 255])?;
+                    let drawing = Drawing::Rect {
+                        from: (at(x1), at(y1)),
+                        to: (at(x2), at(y2)),
+                        fill,
+                        outline,
+                    };
+                    push(&s, &function, drawing)
                 },
             )?,
         )?;
@@ -163,7 +108,12 @@ pub fn install(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
             lua.create_function(
                 move |_, (x1, y1, x2, y2, color): (f64, f64, f64, f64, Value)| {
                     let color = colour(&function, &color, white)?;
-                    push(&s, &function, line(x1, y1, x2, y2, color))
+                    let drawing = Drawing::Line {
+                        from: (at(x1), at(y1)),
+                        to: (at(x2), at(y2)),
+                        color,
+                    };
+                    push(&s, &function, drawing)
                 },
             )?,
         )?;
@@ -175,19 +125,36 @@ pub fn install(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
             name,
             lua.create_function(move |_, (x, y, color): (f64, f64, Value)| {
                 let color = colour(&function, &color, white)?;
-                push(&s, &function, [rectangle(x, y, x, y, color)])
+                push(
+                    &s,
+                    &function,
+                    Drawing::Pixel {
+                        at: (at(x), at(y)),
+                        color,
+                    },
+                )
             })?,
         )?;
     }
     for name in ["text", "drawtext"] {
         let s = shared.clone();
+        let function = format!("gui.{name}");
         gui.set(
             name,
-            lua.create_function(move |_, (_x, _y, text): (f64, f64, Value)| {
-                let text = super::emu::printed(&mlua::MultiValue::from_iter([text]))?;
-                s.lock().texts.push(text);
-                Ok(())
-            })?,
+            lua.create_function(
+                move |_, (x, y, text, color, background): (f64, f64, Value, Value, Value)| {
+                    let text = super::emu::printed(&mlua::MultiValue::from_iter([text]))?;
+                    let drawing = Drawing::Text {
+                        at: (at(x), at(y)),
+                        text,
+                        color: colour(&function, &color, white)?,
+                        // FCEUX's default: white on dark blue.
+                        background: colour(&function, &background, [27, 18, 105, 255])?,
+                    };
+                    push(&s, &function, drawing)?;
+                    Ok(x)
+                },
+            )?,
         )?;
     }
     gui.set(
@@ -206,11 +173,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lines_and_colours() {
+    fn colours() {
         let red = [255, 0, 0, 255];
-        assert_eq!(line(0.0, 0.0, 3.0, 3.0, red).len(), 4);
-        let flat = line(2.0, 5.0, 9.0, 5.0, red);
-        assert_eq!((flat.len(), flat[0].width, flat[0].height), (1, 8, 1));
         let lua = Lua::new();
         let text = |s: &str| Value::String(lua.create_string(s).unwrap());
         assert_eq!(

@@ -4,12 +4,23 @@
 //! RAM, ROM as banked now). Writes go to RAM at once for the script and to the console before
 //! the next frame.
 
-use super::{during_frame, refuse, unsupported, PEEK};
+use super::{during_frame, refuse, PEEK};
 use crate::console::{Console, Shared};
-use mlua::Lua;
+use jewelbot_plugin::{ConsoleRequest, MemoryAccess, MemoryHit, MemoryWatch};
+use mlua::{Function, Lua, Table, Value};
 
-const NO_CALLBACKS: &str = "memory callbacks are not supported: the plug-in API does not yet \
-                            give plug-ins the CPU's reads, writes and executions";
+/// Where the memory hooks' functions are kept (Lua's registry): a table by kind, then by the
+/// first address of each hook.
+const HOOKS: &str = "jewelbot.memory.hooks";
+
+/// A hook's kind as a key of [`HOOKS`].
+fn kind_key(access: MemoryAccess) -> &'static str {
+    match access {
+        MemoryAccess::Read => "read",
+        MemoryAccess::Write => "write",
+        MemoryAccess::Execute => "exec",
+    }
+}
 
 /// A bus address from Lua, or an error naming `function`.
 fn bus_address(function: &str, address: f64) -> mlua::Result<u16> {
@@ -122,23 +133,121 @@ pub fn install(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
             write(&mut s.lock(), address, value)
         })?,
     )?;
-    for name in [
-        "register",
-        "registerwrite",
-        "registerread",
-        "registerexec",
-        "registerexecute",
-        "registerrun",
+    let hooks = lua.create_table()?;
+    for access in [
+        MemoryAccess::Read,
+        MemoryAccess::Write,
+        MemoryAccess::Execute,
     ] {
-        let function: &'static str = match name {
-            "register" => "memory.register",
-            "registerwrite" => "memory.registerwrite",
-            "registerread" => "memory.registerread",
-            "registerexec" => "memory.registerexec",
-            "registerexecute" => "memory.registerexecute",
-            _ => "memory.registerrun",
-        };
-        memory.set(name, unsupported(lua, function, NO_CALLBACKS)?)?;
+        hooks.set(kind_key(access), lua.create_table()?)?;
+    }
+    lua.set_named_registry_value(HOOKS, hooks)?;
+    for (name, access) in [
+        ("register", MemoryAccess::Write),
+        ("registerwrite", MemoryAccess::Write),
+        ("registerread", MemoryAccess::Read),
+        ("registerexec", MemoryAccess::Execute),
+        ("registerexecute", MemoryAccess::Execute),
+        ("registerrun", MemoryAccess::Execute),
+    ] {
+        let s = shared.clone();
+        let function = format!("memory.{name}");
+        memory.set(
+            name,
+            lua.create_function(move |lua, args: mlua::MultiValue| {
+                register(lua, &s, &function, access, args)
+            })?,
+        )?;
     }
     lua.globals().set("memory", memory)
+}
+
+/// `memory.registerwrite(address, [size,] function)` and its kin: `function` (nil removes the
+/// hook) is called with (address, 1, value) for each access to `address` .. `address + size -
+/// 1`. The host then watches every hooked address (`ConsoleRequest::Watch`).
+fn register(
+    lua: &Lua,
+    shared: &Shared,
+    function: &str,
+    access: MemoryAccess,
+    args: mlua::MultiValue,
+) -> mlua::Result<()> {
+    let args: Vec<Value> = args.into_iter().collect();
+    let number = |value: Option<&Value>, what: &str| -> mlua::Result<f64> {
+        match value {
+            Some(Value::Integer(n)) => Ok(*n as f64),
+            Some(Value::Number(n)) => Ok(*n),
+            _ => Err(refuse(function, &format!("the {what} is not a number"))),
+        }
+    };
+    let address = bus_address(function, number(args.first(), "address")?)?;
+    // (address, function) or (address, size, function).
+    let (size, hook) = match args.len() {
+        0..=2 => (1.0, args.get(1).cloned().unwrap_or(Value::Nil)),
+        _ => (number(args.get(1), "size")?, args[2].clone()),
+    };
+    if size.fract() != 0.0 || size < 1.0 || f64::from(address) + size > 65536.0 {
+        return Err(refuse(
+            function,
+            &format!("size {size} does not fit from ${address:04X}"),
+        ));
+    }
+    let hooks: Table = lua.named_registry_value(HOOKS)?;
+    let of_kind: Table = hooks.get(kind_key(access))?;
+    match hook {
+        Value::Function(f) => {
+            let entry = lua.create_table()?;
+            entry.set("size", size as u32)?;
+            entry.set("fn", f)?;
+            of_kind.set(address, entry)?;
+        }
+        Value::Nil => of_kind.set(address, Value::Nil)?,
+        other => {
+            return Err(refuse(
+                function,
+                &format!("a {} is not a function", other.type_name()),
+            ))
+        }
+    }
+    let mut watches = Vec::new();
+    for access in [
+        MemoryAccess::Read,
+        MemoryAccess::Write,
+        MemoryAccess::Execute,
+    ] {
+        let of_kind: Table = hooks.get(kind_key(access))?;
+        for pair in of_kind.pairs::<u16, Table>() {
+            let (start, entry) = pair?;
+            let size: u32 = entry.get("size")?;
+            watches.push(MemoryWatch {
+                start,
+                end: (u32::from(start) + size - 1) as u16,
+                access,
+            });
+        }
+    }
+    watches.sort_by_key(|w| (w.start, w.end, w.access as u8));
+    shared.lock().requests.push(ConsoleRequest::Watch(watches));
+    Ok(())
+}
+
+/// Calls the hooks of the accesses the frame made, in the order they happened.
+pub(crate) fn call_hooks(lua: &Lua, hits: &[MemoryHit]) -> mlua::Result<()> {
+    if hits.is_empty() {
+        return Ok(());
+    }
+    let hooks: Table = lua.named_registry_value(HOOKS)?;
+    for hit in hits {
+        let of_kind: Table = hooks.get(kind_key(hit.access))?;
+        for pair in of_kind.pairs::<u16, Table>() {
+            let (start, entry) = pair?;
+            let size: u32 = entry.get("size")?;
+            let end = u32::from(start) + size - 1;
+            if (u32::from(start)..=end).contains(&u32::from(hit.address)) {
+                let hook: Function = entry.get("fn")?;
+                hook.call::<()>((hit.address, 1, hit.value))?;
+            }
+        }
+    }
+    Ok(())
 }
