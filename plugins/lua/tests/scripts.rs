@@ -261,7 +261,7 @@ fn bad_scripts_stop_with_their_file_and_line() {
         "bot.lua:2: memory.writebyte: $8000 is not RAM",
     );
     stops_with("memory.readbyte(0x10000)", 1, "not one of the CPU's");
-    stops_with("memory.readbyte(0x2002)", 1, "between frames only");
+    stops_with("memory.readbyte(0x2002)", 1, "from power-on on");
     stops_with("joypad.set(2, {})", 1, "controller 2");
     stops_with(
         "savestate.load(savestate.object(1))",
@@ -272,7 +272,7 @@ fn bad_scripts_stop_with_their_file_and_line() {
     stops_with(
         "memory.registerwrite(0x10, 5)",
         1,
-        "memory.registerwrite: a integer is not a function",
+        "memory.registerwrite: the hook must be a function or nil, not integer",
     );
     stops_with(
         "memory.registerexec(0xFFFF, 2, print)",

@@ -205,7 +205,10 @@ fn register(
         other => {
             return Err(refuse(
                 function,
-                &format!("a {} is not a function", other.type_name()),
+                &format!(
+                    "the hook must be a function or nil, not {}",
+                    other.type_name()
+                ),
             ))
         }
     }

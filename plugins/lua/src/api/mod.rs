@@ -18,13 +18,15 @@ pub const PEEK: &str = "jewelbot.console.peek";
 pub const SAVE: &str = "jewelbot.console.save";
 
 /// The console function kept at `key`, or an error naming `function`: the host shows the
-/// console to plug-ins between frames only, not during the script's first part.
+/// console to plug-ins at frame boundaries (power-on's the first), not during the script's
+/// first part.
 pub(crate) fn during_frame(lua: &Lua, key: &str, function: &str) -> mlua::Result<mlua::Function> {
     lua.named_registry_value::<Option<mlua::Function>>(key)?
         .ok_or_else(|| {
             refuse(
                 function,
-                "the console is reached between frames only, not before the first frame",
+                "the console beyond RAM is reached from power-on on, not in the script's first \
+                 part",
             )
         })
 }
