@@ -15,7 +15,8 @@ const STATE: &str = "jewelbot.state";
 const SLOTS: &str = "jewelbot.savestate.slots";
 const NO_MOVIES: &str = "a script cannot start or stop movies here (use `--record-movie` and \
                          `--movie`)";
-const NO_INPUT: &str = "the plug-in API does not yet show plug-ins the keyboard and mouse";
+const NO_INPUT: &str =
+    "the host shows plug-ins the person's controller (joypad.get), not the keyboard and mouse";
 
 fn rom_byte(shared: &Shared, function: &str, address: f64) -> mlua::Result<u8> {
     let console = shared.lock();
