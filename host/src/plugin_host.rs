@@ -303,9 +303,12 @@ impl PluginHost {
                     if self.in_control(index) {
                         wanted |= self.slots[index].buttons;
                     }
-                    let name = self.slots[index].name().to_owned();
-                    self.requests
-                        .extend(asked.into_iter().map(|request| (name.clone(), request)));
+                    // Most frames ask nothing: no name is copied for them.
+                    if !asked.is_empty() {
+                        let name = self.slots[index].name().to_owned();
+                        self.requests
+                            .extend(asked.into_iter().map(|request| (name.clone(), request)));
+                    }
                     self.take_notes(index);
                 }
                 Err(panic) => {
