@@ -71,6 +71,32 @@ pub struct GameArgs {
     /// Give the Lua script `os`, `io`, `require`, `dofile` and `loadfile` (off by default).
     #[arg(long, requires = "lua")]
     pub lua_os_io: bool,
+    /// Let a bot in another process play (docs/bot-protocol.md): a command line, run without a
+    /// shell ("python3 examples/bots/columns.py"), or tcp://HOST:PORT to connect to one. It
+    /// holds the controller while it plays; a bot that fails is stopped with a message and the
+    /// controller goes back to the AI.
+    #[arg(long, value_name = "CMD", conflicts_with = "lua")]
+    pub bot: Option<String>,
+    /// Let the game run on while the bot thinks, using its answers as they come (a watched
+    /// game); by default the emulator waits for each answer, and a bot plays the same game on
+    /// any machine.
+    #[arg(long, requires = "bot")]
+    pub bot_realtime: bool,
+    /// The longest wait for the bot: its hello, and each answer.
+    #[arg(long, value_name = "SECONDS", requires = "bot", default_value_t = 10.0, value_parser = parse_bot_timeout)]
+    pub bot_timeout: f64,
+}
+
+/// A wait of 0.01 s to a day.
+fn parse_bot_timeout(text: &str) -> Result<f64, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if (0.01..=86_400.0).contains(&seconds) {
+        Ok(seconds)
+    } else {
+        Err(format!("{text} s is outside 0.01 to 86400"))
+    }
 }
 
 #[derive(Debug, Args)]

@@ -1,10 +1,12 @@
 //! The plug-ins this command offers: the one place the binary names them. The host library
 //! (`jewelbot-host`) knows none; a new plug-in is one row here (`docs/plugins.md`).
 
+use jewelbot_bot::{BotPlugin, BotSettings, Target};
 use jewelbot_lua::{LuaOptions, LuaPlugin};
 use jewelbot_plugin::Plugin;
 use magic_jewelry::plugin::MagicJewelryPlugin;
 use std::path::Path;
+use std::time::Duration;
 
 /// Makes a plug-in with its default settings. Its [`Plugin::name`] prefixes its options on the
 /// command line where two plug-ins declare the same one (`--NAME.OPTION`).
@@ -24,4 +26,15 @@ pub fn lua(script: &Path, os_and_io: bool) -> anyhow::Result<Box<dyn Plugin>> {
         script,
         LuaOptions { os_and_io },
     )?))
+}
+
+/// The plug-in that runs the bot `target` names (`--bot`), which then holds the controller. It
+/// comes after the game's plug-ins, so that it hears of what they saw in the same frame.
+pub fn bot(target: &str, realtime: bool, timeout_seconds: f64) -> anyhow::Result<Box<dyn Plugin>> {
+    let target = Target::parse(target).map_err(|why| anyhow::anyhow!("--bot: {why}"))?;
+    Ok(Box::new(BotPlugin::new(BotSettings {
+        target,
+        realtime,
+        timeout: Duration::from_secs_f64(timeout_seconds),
+    })))
 }

@@ -33,13 +33,17 @@ impl Plugins {
         Ok(list)
     }
 
-    /// [`Plugins::build`] with the Lua script `game` names (`--lua`), which then holds the
-    /// controller; a script that cannot be read is an error, one that does not parse a
-    /// plug-in that says so and stops (the game goes on).
+    /// [`Plugins::build`] with the Lua script `game` names (`--lua`) or its bot (`--bot`),
+    /// which then holds the controller; a script that cannot be read is an error, one that
+    /// does not parse a plug-in that says so and stops (the game goes on), as is a bot that
+    /// cannot start.
     pub fn build_for(&self, game: &GameArgs) -> anyhow::Result<Vec<Box<dyn Plugin>>> {
         let mut list = self.build()?;
         if let Some(script) = &game.lua {
             list.insert(0, plugins::lua(script, game.lua_os_io)?);
+        }
+        if let Some(bot) = &game.bot {
+            list.push(plugins::bot(bot, game.bot_realtime, game.bot_timeout)?);
         }
         Ok(list)
     }

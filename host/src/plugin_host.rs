@@ -10,8 +10,9 @@
 //! that fails every frame cannot flood the user.
 
 use jewelbot_plugin::{
-    Buttons, Console, ConsoleRequest, FrameContext, FrameOutputs, Inspection, Milestone, Pacing,
-    Plugin, PluginOption, Ram, Recording, RomIdentity, Series, Stat, Status, StopCondition, Story,
+    Announcement, Buttons, Console, ConsoleRequest, FrameContext, FrameOutputs, GameNews,
+    Inspection, Milestone, Pacing, Plugin, PluginOption, Ram, Recording, RomIdentity, Series, Stat,
+    Status, StopCondition, Story,
 };
 use std::collections::VecDeque;
 use std::panic::{self, AssertUnwindSafe};
@@ -151,6 +152,8 @@ pub struct PluginHost {
     pokes: Vec<(u16, u8)>,
     /// What the plug-ins asked of the console this frame, each with the plug-in's name.
     requests: Vec<(String, ConsoleRequest)>,
+    /// The events the plug-ins announced this frame, in order.
+    announced: Vec<Announcement>,
     messages: Vec<String>,
     /// Notes not yet drained, when they are kept at all.
     notes: Option<Vec<Note>>,
@@ -166,6 +169,7 @@ impl Default for PluginHost {
             slots: Vec::new(),
             pokes: Vec::new(),
             requests: Vec::new(),
+            announced: Vec::new(),
             messages: Vec::new(),
             notes: None,
             frame: 0,
@@ -257,12 +261,15 @@ impl PluginHost {
         console: &dyn Console,
     ) -> Buttons {
         self.frame = frame_number;
+        self.announced.clear();
+        let holder_before = self.holder().map(str::to_owned);
         let mut wanted = Buttons::NONE;
         for index in 0..self.slots.len() {
             if matches!(self.slots[index].state, SlotState::Restarting(_)) && !self.restart(index) {
                 continue;
             }
-            let slot = &mut self.slots[index];
+            let (earlier, rest) = self.slots.split_at_mut(index);
+            let slot = &mut rest[0];
             if !slot.is_active() {
                 continue;
             }
@@ -276,6 +283,13 @@ impl PluginHost {
             let pokes = &mut self.pokes;
             let mut asked = Vec::new();
             let requests = &mut asked;
+            let mut announced = Vec::new();
+            let events = &mut announced;
+            let news = EarlierPlugins {
+                slots: earlier,
+                ram,
+                announced: &self.announced,
+            };
             let started = Instant::now();
             let result = guarded(|| {
                 let out = FrameOutputs {
@@ -283,15 +297,18 @@ impl PluginHost {
                     buttons,
                     status,
                     requests,
+                    events,
                 };
-                let mut ctx = FrameContext::new(frame_number, ram, picture, console, out);
+                let mut ctx =
+                    FrameContext::new(frame_number, ram, picture, console, out).with_news(&news);
                 plugin.on_frame(&mut ctx);
+                plugin.wants_controller()
             });
             let took = started.elapsed();
             let slot = &mut self.slots[index];
             slot.slowest_frame = slot.slowest_frame.max(took);
             match result {
-                Ok(())
+                Ok(_)
                     if let Some(limit) =
                         self.pacing.stall_limit().filter(|&limit| took > limit) =>
                 {
@@ -299,15 +316,22 @@ impl PluginHost {
                     self.pokes.truncate(pokes_before);
                     self.stalled(index, took, limit);
                 }
-                Ok(()) => {
+                Ok(wants_controller) => {
+                    // A bot that gave up hands the controller back.
+                    self.slots[index].holds_controller = wants_controller;
                     if self.in_control(index) {
                         wanted |= self.slots[index].buttons;
                     }
-                    // Most frames ask nothing: no name is copied for them.
-                    if !asked.is_empty() {
+                    // Most frames ask and announce nothing: no name is copied for them.
+                    if !asked.is_empty() || !announced.is_empty() {
                         let name = self.slots[index].name().to_owned();
                         self.requests
                             .extend(asked.into_iter().map(|request| (name.clone(), request)));
+                        self.announced
+                            .extend(announced.into_iter().map(|event| Announcement {
+                                plugin: name.clone(),
+                                event,
+                            }));
                     }
                     self.take_notes(index);
                 }
@@ -317,6 +341,10 @@ impl PluginHost {
                     self.panicked(index, &panic);
                 }
             }
+        }
+        if self.holder() != holder_before.as_deref() {
+            // The controller changed hands: every plug-in hears whether it has it now.
+            self.set_in_control(self.in_control);
         }
         wanted
     }
@@ -686,6 +714,41 @@ impl PluginHost {
 
     fn active(&self) -> impl Iterator<Item = &PluginSlot> {
         self.slots.iter().filter(|s| s.is_active())
+    }
+}
+
+/// The plug-ins called before one in a frame, as [`GameNews`].
+struct EarlierPlugins<'a> {
+    slots: &'a [PluginSlot],
+    ram: &'a Ram,
+    announced: &'a [Announcement],
+}
+
+impl GameNews for EarlierPlugins<'_> {
+    fn announced(&self) -> &[Announcement] {
+        self.announced
+    }
+
+    fn descriptions(&self) -> Vec<(String, String)> {
+        self.slots
+            .iter()
+            .filter(|slot| slot.is_active())
+            .filter_map(|slot| {
+                let description = guarded(|| slot.plugin.describe(self.ram)).ok().flatten()?;
+                Some((slot.name().to_owned(), description))
+            })
+            .collect()
+    }
+
+    fn offered(&self) -> Vec<(String, Vec<String>)> {
+        self.slots
+            .iter()
+            .filter(|slot| slot.is_active())
+            .filter_map(|slot| {
+                let events = guarded(|| slot.plugin.events()).ok()?;
+                (!events.is_empty()).then(|| (slot.name().to_owned(), events))
+            })
+            .collect()
     }
 }
 

@@ -89,12 +89,14 @@ impl Console {
         self.frame += 1;
         let mut pokes = Vec::new();
         let mut buttons = Buttons::NONE;
+        let mut events = Vec::new();
         let picture = vec![0u16; 256 * 240];
         let out = FrameOutputs {
             pokes: &mut pokes,
             buttons: &mut buttons,
             status: &mut self.status,
             requests: &mut self.requests,
+            events: &mut events,
         };
         let ram = self.ram;
         let console = Bus {

@@ -18,6 +18,7 @@
 mod buttons;
 mod console;
 pub mod files;
+mod game_news;
 mod inspect;
 mod machine;
 mod pacing;
@@ -34,6 +35,7 @@ pub use buttons::Buttons;
 pub use console::{
     Console, ConsoleRequest, MemoryAccess, MemoryHit, MemoryWatch, RamOnly, MOST_MEMORY_HITS,
 };
+pub use game_news::{Announcement, GameNews, NoNews};
 pub use inspect::{Field, Inspection, Panel};
 pub use machine::{Machine, MachineError};
 pub use pacing::Pacing;

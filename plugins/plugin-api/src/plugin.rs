@@ -1,6 +1,6 @@
 use crate::{
-    Buttons, Console, ConsoleRequest, Inspection, Milestone, Pacing, Ram, RamOnly, RomIdentity,
-    Series, Status, StopCondition, Story,
+    Buttons, Console, ConsoleRequest, GameNews, Inspection, Milestone, NoNews, Pacing, Ram,
+    RamOnly, RomIdentity, Series, Status, StopCondition, Story,
 };
 
 /// An in-process plug-in, called by the host once per rendered frame.
@@ -64,6 +64,20 @@ pub trait Plugin: Send {
     /// builds its command-line flags and window keys from them, so it needs no plug-in's words.
     fn options(&self) -> Vec<PluginOption> {
         Vec::new()
+    }
+
+    /// The events this plug-in announces ([`FrameContext::announce`]) when it sees them happen
+    /// in the game, for plug-ins called after it (a bot host lets bots ask for them).
+    fn events(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The game as this plug-in decodes it from `ram` (board, pieces, counters), as one JSON
+    /// object whose fields its documentation gives, for bots in other processes; `None` when
+    /// it describes nothing or `ram` holds no game it can tell.
+    fn describe(&self, ram: &Ram) -> Option<String> {
+        let _ = ram;
+        None
     }
 
     /// Labelled addresses and decoded panels of `ram`, for a RAM inspector.
@@ -331,6 +345,7 @@ pub struct FrameContext<'a> {
     ram: &'a Ram,
     picture: &'a [u16],
     console: &'a dyn Console,
+    news: &'a dyn GameNews,
     out: FrameOutputs<'a>,
 }
 
@@ -345,6 +360,8 @@ pub struct FrameOutputs<'a> {
     pub status: &'a mut Status,
     /// Resets, power cycles and state loads, done after every plug-in has seen the frame.
     pub requests: &'a mut Vec<ConsoleRequest>,
+    /// Events of the game seen in this frame, for the plug-ins called after this one.
+    pub events: &'a mut Vec<String>,
 }
 
 impl<'a> FrameContext<'a> {
@@ -361,8 +378,27 @@ impl<'a> FrameContext<'a> {
             ram,
             picture,
             console,
+            news: &NoNews,
             out,
         }
+    }
+
+    /// The same context with what the plug-ins called before this one said of the game.
+    #[must_use]
+    pub fn with_news(mut self, news: &'a dyn GameNews) -> Self {
+        self.news = news;
+        self
+    }
+
+    /// What the plug-ins called before this one in the frame announced and how they describe
+    /// the game.
+    pub fn news(&self) -> &dyn GameNews {
+        self.news
+    }
+
+    /// Announces an event of the game seen in this frame (one of [`Plugin::events`]).
+    pub fn announce(&mut self, event: &str) {
+        self.out.events.push(event.to_owned());
     }
 
     /// The console beyond RAM: the whole CPU bus, its state, the person's buttons, lag.
@@ -422,6 +458,8 @@ pub struct FrameOutcome {
     pub status: Status,
     /// What it asked of the console.
     pub requests: Vec<ConsoleRequest>,
+    /// The events it announced.
+    pub events: Vec<String>,
 }
 
 impl FrameOutcome {
@@ -433,6 +471,7 @@ impl FrameOutcome {
             buttons: &mut outcome.buttons,
             status: &mut outcome.status,
             requests: &mut outcome.requests,
+            events: &mut outcome.events,
         };
         let console = RamOnly(ram);
         plugin.on_frame(&mut FrameContext::new(

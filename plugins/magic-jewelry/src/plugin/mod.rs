@@ -6,6 +6,7 @@
 //! - `story`: the figures and charts of the window's dashboard.
 //! - [`inspect`]: the RAM inspector's view.
 
+pub mod describe;
 mod inspect;
 pub mod settings;
 mod stats;
@@ -145,6 +146,7 @@ impl Plugin for MagicJewelryPlugin {
         };
         self.stuck = 0;
         let events = self.tracker.observe(&view);
+        describe::announce(ctx, &events);
         let in_control = self.in_control;
         let player = self.player_mut();
         let buttons = if in_control {
@@ -200,6 +202,14 @@ impl Plugin for MagicJewelryPlugin {
 
     fn inspect(&self, ram: &Ram) -> Inspection {
         inspect(ram)
+    }
+
+    fn events(&self) -> Vec<String> {
+        describe::EVENTS.iter().map(|&e| e.to_owned()).collect()
+    }
+
+    fn describe(&self, ram: &Ram) -> Option<String> {
+        describe::describe(ram)
     }
 
     fn recording(&self) -> Recording {
