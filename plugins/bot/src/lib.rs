@@ -238,7 +238,7 @@ impl BotPlugin {
             .ram
             .iter()
             .map(|&(start, end)| {
-                let mut hex = String::with_capacity(2 * usize::from(end - start + 1));
+                let mut hex = String::with_capacity(2 * (usize::from(end - start) + 1));
                 for address in start..=end {
                     let _ = write!(hex, "{:02x}", console.peek(address));
                 }
