@@ -13,7 +13,9 @@
 #   4. Lua scripts written for FCEUX run the same in jewelbot: the RAM-dump script on the same
 #      movie, and a Magic Jewelry bot from power-on (its movie replayed by FCEUX too);
 #   5. a script that probes FCEUX's console functions (frame counts, lag, the bus, states)
-#      writes the same bytes in both.
+#      writes the same bytes in both;
+#   6. the example Python bot (docs/bot-protocol.md) plays FRAMES frames twice in lockstep to
+#      the same movie, and FCEUX replays that movie to jewelbot's RAM on every frame.
 #
 # Usage: tests/fceux/crosscheck.sh [--rom PATH] [--frames N]
 #        tests/fceux/crosscheck.sh [--rom PATH] --movie FILE [--every N]
@@ -174,6 +176,20 @@ PROBE_OUT="$work/probe.jewelbot" PROBE_FRAMES=700 "$JEWELBOT" run --headless --r
 check "console_probe.lua in jewelbot and in FCEUX (lag, bus, states)" same_bytes "$work/probe.fceux" "$work/probe.jewelbot"
 sed '350s/ [0-9]*$/ 0/' "$work/probe.jewelbot" >"$work/probe.changed"
 refute "console_probe.lua's output with one checksum changed" same_bytes "$work/probe.fceux" "$work/probe.changed"
+
+# 6. A bot in another process: the Python example, twice (lockstep: the same game, the same
+#    movie), and its movie replayed by FCEUX.
+for take in 1 2; do
+    "$JEWELBOT" record --rom "$rom" --bot "python3 $root/examples/bots/columns.py" \
+        --frames "$frames" --ranges 0000-07FF --record-movie "$work/python-$take.fm2" \
+        --out "$work/python-$take.trace.gz" >/dev/null
+done
+# A movie's guid is its own: the frames' inputs are the game.
+same_inputs() { cmp -s <(grep '^|' "$1") <(grep '^|' "$2"); }
+check "the Python bot's game, played twice" same_inputs "$work/python-1.fm2" "$work/python-2.fm2"
+DUMP_OUT="$work/python.fceux" DUMP_FRAMES=$frames \
+    run_fceux --loadlua "$here/dump_ram.lua" --playmov "$work/python-1.fm2" "$rom"
+check "the Python bot's movie replayed by FCEUX" compare "$work/python.fceux" "$work/python-1.trace.gz"
 
 if [ "$failures" -ne 0 ]; then
     echo "crosscheck: $failures check(s) failed"
