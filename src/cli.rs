@@ -73,8 +73,9 @@ pub struct GameArgs {
     pub lua_os_io: bool,
     /// Let a bot in another process play (docs/bot-protocol.md): a command line, run without a
     /// shell ("python3 examples/bots/columns.py"), or tcp://HOST:PORT to connect to one. It
-    /// holds the controller while it plays; a bot that fails is stopped with a message and the
-    /// controller goes back to the AI.
+    /// holds the controller while it plays (with --ai off the person does, and its buttons are
+    /// not pressed); a bot that fails is stopped with a message and the controller goes back to
+    /// the AI.
     #[arg(long, value_name = "CMD", conflicts_with = "lua")]
     pub bot: Option<String>,
     /// Let the game run on while the bot thinks, using its answers as they come (a watched

@@ -376,6 +376,27 @@ impl BotPlugin {
     }
 }
 
+impl BotPlugin {
+    /// The status line jewelbot writes above the bot's own: who it is, how it is paced, how
+    /// it answers.
+    fn header(&self) -> String {
+        let name = self
+            .subscription
+            .as_ref()
+            .map_or_else(|| self.settings.target.to_string(), |s| s.name.clone());
+        let pacing = if self.settings.realtime {
+            "real time"
+        } else {
+            "lockstep"
+        };
+        format!(
+            "bot {name} ({pacing}): {} answers, the last in {:.1} ms",
+            self.decisions.answers(),
+            self.decisions.last().as_secs_f64() * 1000.0
+        )
+    }
+}
+
 impl Plugin for BotPlugin {
     fn name(&self) -> &'static str {
         "bot"
@@ -412,8 +433,11 @@ impl Plugin for BotPlugin {
         }
         let buttons = self.timeline.pop_front().unwrap_or(Buttons::NONE);
         ctx.set_buttons(buttons);
+        let header = self.header();
         let status = ctx.status();
-        status.lines.clone_from(&self.status_lines);
+        status.lines.clear();
+        status.lines.push(header);
+        status.lines.extend(self.status_lines.iter().cloned());
         status.drawings.clone_from(&self.drawings);
     }
 

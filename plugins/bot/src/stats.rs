@@ -32,6 +32,11 @@ impl Decisions {
         sorted.get(sorted.len() / 2).copied().unwrap_or_default()
     }
 
+    /// The last answer's time (zero before any).
+    pub fn last(&self) -> Duration {
+        self.times.last().copied().unwrap_or_default()
+    }
+
     /// The longest answer time.
     pub fn max(&self) -> Duration {
         self.times.iter().max().copied().unwrap_or_default()

@@ -50,8 +50,8 @@ fn stopped(session: &Session) -> Option<String> {
     let bot = &session.plugins().slots()[1];
     bot.status()
         .lines
-        .first()
-        .and_then(|line| line.strip_prefix("bot stopped: "))
+        .iter()
+        .find_map(|line| line.strip_prefix("bot stopped: "))
         .map(str::to_owned)
 }
 

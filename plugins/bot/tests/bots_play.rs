@@ -124,6 +124,12 @@ fn an_answer_reads_pokes_draws_wakes_saves_and_loads() {
     assert_eq!(bot.status().drawings.len(), 2, "the box and the text");
     run(&mut session, 110);
     let lines = session.plugins().slots()[1].status().lines.clone();
+    assert!(
+        lines[0].starts_with("bot probe (lockstep): 5 answers, the last in "),
+        "{}",
+        lines[0]
+    );
+    let lines = lines[1..].to_vec();
     let cartridge_reset_vector = {
         let prg =
             &jewelbot_cartridge::ROM[16..16 + 0x4000 * usize::from(jewelbot_cartridge::ROM[4])];
