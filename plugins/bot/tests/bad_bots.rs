@@ -2,10 +2,10 @@
 //! stops it with one message saying how, the game goes on with the controller back to the AI,
 //! and its process is gone (reaped, not a zombie).
 
-use jewelbot_bot::{BotPlugin, BotSettings, Target};
-use jewelbot_host::rom::RomImage;
-use jewelbot_host::session::{Session, SessionConfig};
-use magic_jewelry::plugin::MagicJewelryPlugin;
+mod common;
+
+use jewelbot_bot::Target;
+use jewelbot_host::session::Session;
 use std::path::Path;
 use std::time::Duration;
 
@@ -29,19 +29,8 @@ const EVERY_FRAME: &str = r#"{"type": "hello", "protocol": 1, "events": ["frame"
 
 /// The cartridge with the Magic Jewelry plug-in and the bot, run `frames` frames.
 fn play(words: Vec<String>, frames: u32) -> Session {
-    let bot = BotPlugin::new(BotSettings {
-        target: Target::Command(words),
-        realtime: false,
-        timeout: Duration::from_secs(2),
-    });
-    let rom = RomImage::from_bytes(jewelbot_cartridge::NAME, jewelbot_cartridge::ROM)
-        .expect("the cartridge loads");
-    let plugins: Vec<Box<dyn jewelbot_plugin::Plugin>> =
-        vec![Box::new(MagicJewelryPlugin::default()), Box::new(bot)];
-    let mut session = Session::new(rom, plugins, SessionConfig::default()).expect("a session");
-    for _ in 0..frames {
-        session.run_frame().expect("the game goes on");
-    }
+    let mut session = common::session(Target::Command(words), false, Duration::from_secs(2));
+    common::run(&mut session, frames);
     session
 }
 

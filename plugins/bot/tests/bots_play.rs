@@ -1,10 +1,11 @@
 //! Bots that behave: the example bots play the open cartridge, the same game every time in
 //! lockstep; every part of an answer does what the protocol says; real time and TCP work.
 
-use jewelbot_bot::{BotPlugin, BotSettings, Target};
-use jewelbot_host::rom::RomImage;
-use jewelbot_host::session::{Session, SessionConfig};
-use magic_jewelry::plugin::MagicJewelryPlugin;
+mod common;
+
+use common::run;
+use jewelbot_bot::Target;
+use jewelbot_host::session::Session;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -13,22 +14,7 @@ fn examples() -> PathBuf {
 }
 
 fn session(target: Target, realtime: bool) -> Session {
-    let bot = BotPlugin::new(BotSettings {
-        target,
-        realtime,
-        timeout: Duration::from_secs(10),
-    });
-    let rom = RomImage::from_bytes(jewelbot_cartridge::NAME, jewelbot_cartridge::ROM)
-        .expect("the cartridge loads");
-    let plugins: Vec<Box<dyn jewelbot_plugin::Plugin>> =
-        vec![Box::new(MagicJewelryPlugin::default()), Box::new(bot)];
-    Session::new(rom, plugins, SessionConfig::default()).expect("a session")
-}
-
-fn run(session: &mut Session, frames: u32) {
-    for _ in 0..frames {
-        session.run_frame().expect("a frame");
-    }
+    common::session(target, realtime, Duration::from_secs(10))
 }
 
 fn stat(session: &Session, key: &str) -> i64 {
