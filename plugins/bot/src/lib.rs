@@ -369,7 +369,7 @@ impl BotPlugin {
             self.drawings = drawings;
         }
         if let Some(frames) = answer.wake {
-            self.wake_at = Some(ctx.frame_number() + frames);
+            self.wake_at = Some(ctx.frame_number().saturating_add(frames));
         }
         self.timeline = answer.buttons.into();
         Ok(())

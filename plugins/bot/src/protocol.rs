@@ -290,7 +290,7 @@ pub fn timeline(entries: &[String]) -> Result<Vec<Buttons>, String> {
             None => (entry.as_str(), 1),
         };
         let buttons = parse_buttons(letters).map_err(|e| format!("buttons `{entry}`: {e}"))?;
-        if frames.len() as u64 + times > MAX_TIMELINE {
+        if (frames.len() as u64).saturating_add(times) > MAX_TIMELINE {
             return Err(format!(
                 "the bot's buttons cover more than {MAX_TIMELINE} frames"
             ));
@@ -528,6 +528,40 @@ mod tests {
         for (line, why) in refusals {
             let refusal = read_answer(line).expect_err(line);
             assert!(refusal.contains(why), "{line}: {refusal}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Whatever a bot writes, reading it gives an answer or a reason, never a panic.
+        #[test]
+        fn any_line_is_read_or_refused(line in ".{0,200}") {
+            let _ = read_hello(&line, &offered());
+            let _ = read_answer(&line);
+        }
+
+        /// The same for lines that are almost answers: right fields, any values.
+        #[test]
+        fn any_answer_like_line_is_read_or_refused(
+            frame in proptest::num::i64::ANY,
+            buttons in proptest::collection::vec("[ABsSUDLRX*0-9-]{0,6}", 0..4),
+            poke in proptest::collection::vec((0i64..70_000, -5i64..300), 0..3),
+            draw in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just(serde_json::json!({"box": [1, 2]})),
+                    proptest::strategy::Just(serde_json::json!({"text": 5, "at": [0, 0]})),
+                    proptest::strategy::Just(serde_json::json!({"pixel": [1e10, 0], "color": "#zz"})),
+                    proptest::strategy::Just(serde_json::json!({"line": [0, 0, 9, 9], "color": "#123456"})),
+                ],
+                0..3,
+            ),
+            wake in proptest::option::of(proptest::num::i64::ANY),
+        ) {
+            let line = serde_json::json!({
+                "type": "answer", "frame": frame, "buttons": buttons, "poke": poke,
+                "draw": draw, "wake": wake,
+            })
+            .to_string();
+            let _ = read_answer(&line);
         }
     }
 }
