@@ -262,19 +262,30 @@ impl BotPlugin {
         }
     }
 
-    /// One frame of the conversation: the answers that came, the message due, the answer to
-    /// it in lockstep.
+    /// One frame of the conversation: the hello first, then the answers that came, the
+    /// message due, the answer to it in lockstep.
     fn converse(&mut self, ctx: &mut FrameContext<'_>) -> Result<(), String> {
         if self.subscription.is_none() {
             self.greet(ctx)?;
         }
-        let Some(subscription) = self.subscription.clone() else {
+        // Lent out for the frame, not copied.
+        let Some(subscription) = self.subscription.take() else {
             return Ok(());
         };
+        let result = self.converse_as(ctx, &subscription);
+        self.subscription = Some(subscription);
+        result
+    }
+
+    fn converse_as(
+        &mut self,
+        ctx: &mut FrameContext<'_>,
+        subscription: &Subscription,
+    ) -> Result<(), String> {
         if self.settings.realtime {
             self.take_arrived(ctx)?;
         }
-        let events = self.due_events(ctx, &subscription);
+        let events = self.due_events(ctx, subscription);
         // A bot that thinks in real time is not sent frames it would fall behind on.
         let busy = self.settings.realtime && !self.outstanding.is_empty();
         if !self.outstanding.is_empty() {
@@ -283,7 +294,7 @@ impl BotPlugin {
         if events.is_empty() && (!subscription.every_frame || busy) {
             return Ok(());
         }
-        let message = Self::message(ctx, &subscription, events);
+        let message = Self::message(ctx, subscription, events);
         let line = serde_json::to_string(&message).map_err(|e| e.to_string())?;
         // Timed from before the handing over: the bot may answer before this thread runs on.
         let sent = Instant::now();
