@@ -95,6 +95,38 @@ fn a_bot_that_fails_loses_nothing_of_the_run() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A bot that ends the run at the first game over it hears of (a bot that drops every column
+/// straight down): the run stops there, and says why.
+#[test]
+fn a_bot_can_end_the_run() {
+    let bot = "python3 -c \"import sys, json\n\
+               sys.stdin.readline()\n\
+               print(json.dumps({'type': 'hello', 'protocol': 1, 'events': ['power_on', 'game_over']}), flush=True)\n\
+               for line in sys.stdin:\n\
+               \x20   m = json.loads(line)\n\
+               \x20   if m['type'] == 'bye': break\n\
+               \x20   a = {'type': 'answer', 'frame': m['frame'], 'buttons': ['-*8', 'S']}\n\
+               \x20   if 'game_over' in m['events']: a = {'type': 'answer', 'frame': m['frame'], 'end': 'game over'}\n\
+               \x20   print(json.dumps(a), flush=True)\n\"";
+    let (code, stdout, stderr) = jewelbot(&[
+        "run",
+        "--headless",
+        "--json",
+        "--frames",
+        "20000",
+        "--bot",
+        bot,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let run = summary(&stdout);
+    assert_eq!(
+        run["ended"]["plugin"], "the bot ended the run: game over",
+        "{run}"
+    );
+    assert_eq!(run["game_overs"], 1);
+    assert!(run["run_frames"].as_i64().unwrap() < 20000, "{run}");
+}
+
 /// A bot that cannot start: the run goes on with the AI, saying why.
 #[test]
 fn a_bot_that_cannot_start_is_said_so() {

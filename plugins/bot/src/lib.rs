@@ -71,6 +71,8 @@ pub struct BotPlugin {
     drawings: Vec<jewelbot_plugin::Drawing>,
     /// Why the bot was stopped, once it has been.
     stopped: Option<String>,
+    /// Why the bot asked the run to end, once it has.
+    end: Option<String>,
     decisions: Decisions,
     last_frame: u64,
 }
@@ -100,6 +102,7 @@ impl BotPlugin {
             status_lines: Vec::new(),
             drawings: Vec::new(),
             stopped: None,
+            end: None,
             decisions: Decisions::default(),
             last_frame: 0,
         }
@@ -379,6 +382,9 @@ impl BotPlugin {
         if let Some(drawings) = answer.drawings {
             self.drawings = drawings;
         }
+        if let Some(reason) = answer.end {
+            self.end = Some(format!("the bot ended the run: {}", cut(&reason)));
+        }
         if let Some(frames) = answer.wake {
             self.wake_at = Some(ctx.frame_number().saturating_add(frames));
         }
@@ -428,11 +434,18 @@ impl Plugin for BotPlugin {
         });
         let link = Link::open(&self.settings.target, self.settings.timeout)?;
         self.link = Some(link);
-        Ok(format!("the bot {}", self.settings.target))
+        Ok(format!(
+            "the bot {}",
+            cut(&self.settings.target.to_string())
+        ))
     }
 
     fn wants_controller(&self) -> bool {
         self.stopped.is_none()
+    }
+
+    fn ended(&self) -> Option<String> {
+        self.end.clone()
     }
 
     fn on_frame(&mut self, ctx: &mut FrameContext<'_>) {

@@ -185,6 +185,8 @@ struct AnswerLine {
     draw: Option<Vec<Value>>,
     #[serde(default)]
     wake: Option<u64>,
+    #[serde(default)]
+    end: Option<String>,
 }
 
 /// What a bot's answer asks, checked.
@@ -206,6 +208,8 @@ pub struct Answer {
     pub drawings: Option<Vec<Drawing>>,
     /// A message this many frames on, with the event `wake`.
     pub wake: Option<u64>,
+    /// End the run after this frame, for this reason.
+    pub end: Option<String>,
 }
 
 /// Reads a bot's answer.
@@ -263,6 +267,7 @@ pub fn read_answer(line: &str) -> Result<Answer, String> {
         status: answer.status,
         drawings,
         wake: answer.wake,
+        end: answer.end,
     })
 }
 
