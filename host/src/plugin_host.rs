@@ -262,7 +262,7 @@ impl PluginHost {
     ) -> Buttons {
         self.frame = frame_number;
         self.announced.clear();
-        let holder_before = self.holder().map(str::to_owned);
+        let holder_before = self.holder_index();
         let mut wanted = Buttons::NONE;
         for index in 0..self.slots.len() {
             if matches!(self.slots[index].state, SlotState::Restarting(_)) && !self.restart(index) {
@@ -342,7 +342,7 @@ impl PluginHost {
                 }
             }
         }
-        if self.holder() != holder_before.as_deref() {
+        if self.holder_index() != holder_before {
             // The controller changed hands: every plug-in hears whether it has it now.
             self.set_in_control(self.in_control);
         }
@@ -499,10 +499,13 @@ impl PluginHost {
     /// The running plug-in that holds the controller alone ([`Plugin::wants_controller`]), if
     /// any: the one whose buttons the console gets while the plug-ins have it.
     pub fn holder(&self) -> Option<&str> {
+        self.holder_index().map(|index| self.slots[index].name())
+    }
+
+    fn holder_index(&self) -> Option<usize> {
         self.slots
             .iter()
-            .find(|slot| slot.holds_controller && slot.is_running())
-            .map(PluginSlot::name)
+            .position(|slot| slot.holds_controller && slot.is_running())
     }
 
     /// Why a running plug-in asks the run to end ([`Plugin::ended`]), the first that does.

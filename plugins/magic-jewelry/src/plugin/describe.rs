@@ -1,7 +1,7 @@
 //! What the plug-in tells the plug-ins after it about the game: the events it sees and the
 //! game as it decodes it, in the shape `docs/bot-protocol.md` documents for bots.
 
-use crate::game_view::{cell_char, GameView, Grid, Phase, EMPTY};
+use crate::game_view::{cell_char, FallingColumn, GameView, Grid, Phase, EMPTY};
 use crate::memory_map::{HIDDEN_ROWS, VISIBLE_ROWS};
 use crate::play::tracker::Events;
 use jewelbot_plugin::{FrameContext, Ram};
@@ -40,7 +40,16 @@ pub fn announce(ctx: &mut FrameContext<'_>, events: &Events) {
 /// The game in `ram` as one JSON object, or `None` when RAM holds no state of the game.
 pub fn describe(ram: &Ram) -> Option<String> {
     let view = GameView::decode(ram).ok()?;
-    let falling = view.falling.map(|column| {
+    // A frame that ended halfway through drawing a new column: the column is in place all the
+    // same (RAM holds its position and colours), and the next frame shows it whole.
+    let spawning = (view.phase == Phase::Spawning).then_some(FallingColumn {
+        x: view.column_x,
+        y: view.column_y,
+        jewels: view.current,
+        drawn: false,
+        landed: false,
+    });
+    let falling = view.falling.or(spawning).map(|column| {
         json!({
             "x": column.x,
             "y": column.y,

@@ -255,3 +255,53 @@ proptest! {
         frame(&mut plugin, 3, &ram);
     }
 }
+
+/// Over the real game's frames, the plug-in announces every event it offers, and at each spawn
+/// it announces, its description shows the new column at the spawn point (on a torn frame too,
+/// where the game has drawn none of it yet) on a board of 15 rows of 6 cells.
+#[test]
+fn it_announces_the_games_events_and_describes_the_board() {
+    let mut plugin = attached();
+    plugin.set_in_control(false);
+    let mut counts = std::collections::BTreeMap::new();
+    for (number, ram) in real_frames().iter().enumerate() {
+        let outcome = FrameOutcome::of(&mut plugin, number as u64, ram);
+        for event in &outcome.events {
+            *counts.entry(event.clone()).or_insert(0) += 1;
+        }
+        let Some(text) = plugin.describe(ram) else {
+            continue;
+        };
+        let view: serde_json::Value = serde_json::from_str(&text).expect("one JSON object");
+        let rows = view["board"].as_array().expect("board rows");
+        assert_eq!(rows.len(), 15);
+        assert!(rows
+            .iter()
+            .all(|row| row.as_str().is_some_and(|r| r.len() == 6)));
+        let heights = view["heights"].as_array().expect("heights");
+        assert!(heights.iter().all(|h| h.as_u64().is_some_and(|h| h <= 13)));
+        if outcome.events.iter().any(|e| e == describe::SPAWN) {
+            let phase = view["phase"].as_str().unwrap_or_default();
+            assert!(
+                ["column_falling", "column_spawning"].contains(&phase),
+                "frame {number}: {view}"
+            );
+            assert_eq!(
+                (&view["falling"]["x"], &view["falling"]["y"]),
+                (&3.into(), &0.into()),
+                "frame {number}: {view}"
+            );
+            *counts.entry(phase.to_owned()).or_insert(0) += 1;
+        }
+    }
+    for event in describe::EVENTS.iter().chain(&["column_spawning"]) {
+        assert!(
+            counts.get(*event).copied().unwrap_or(0) > 0,
+            "{event}: {counts:?}"
+        );
+    }
+    assert_eq!(
+        plugin.events(),
+        describe::EVENTS.map(str::to_owned).to_vec()
+    );
+}
