@@ -84,7 +84,7 @@ pub struct GameArgs {
     #[arg(long, requires = "bot")]
     pub bot_realtime: bool,
     /// The longest wait for the bot: its hello, and each answer.
-    #[arg(long, value_name = "SECONDS", requires = "bot", default_value_t = 10.0, value_parser = parse_bot_timeout)]
+    #[arg(long, value_name = "SECONDS", requires = "bot", default_value_t = jewelbot_bot::DEFAULT_TIMEOUT.as_secs_f64(), value_parser = parse_bot_timeout)]
     pub bot_timeout: f64,
 }
 
