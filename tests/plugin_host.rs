@@ -806,3 +806,158 @@ fn plugins_hear_of_the_accesses_to_the_addresses_they_watch() {
         ]
     );
 }
+
+/// Holds the controller and presses Select until frame `until`, then gives it up (a bot that
+/// failed).
+struct QuittingHolder {
+    until: u64,
+    frame: u64,
+}
+
+impl Plugin for QuittingHolder {
+    fn name(&self) -> &'static str {
+        "quitter"
+    }
+    fn attach(&mut self, _: &RomIdentity<'_>) -> Result<String, String> {
+        Ok("a bot".into())
+    }
+    fn wants_controller(&self) -> bool {
+        self.frame < self.until
+    }
+    fn on_frame(&mut self, ctx: &mut FrameContext<'_>) {
+        self.frame = ctx.frame_number();
+        ctx.set_buttons(Buttons::SELECT);
+    }
+}
+
+/// Remembers what it was told of the controller.
+struct Told(Arc<Mutex<Vec<bool>>>);
+
+impl Plugin for Told {
+    fn name(&self) -> &'static str {
+        "told"
+    }
+    fn attach(&mut self, _: &RomIdentity<'_>) -> Result<String, String> {
+        Ok("watching".into())
+    }
+    fn set_in_control(&mut self, in_control: bool) {
+        if let Ok(mut told) = self.0.lock() {
+            told.push(in_control);
+        }
+    }
+    fn on_frame(&mut self, ctx: &mut FrameContext<'_>) {
+        ctx.set_buttons(Buttons::B);
+    }
+}
+
+/// A plug-in that gives the controller up hands it back: the others are told at once and their
+/// buttons reach the console from the next frame (with its own, if it still presses any: no
+/// one holds the controller alone any more).
+#[test]
+fn a_plugin_that_gives_up_the_controller_hands_it_back() {
+    let told = Arc::new(Mutex::new(Vec::new()));
+    let plugins: Vec<Box<dyn Plugin>> = vec![
+        Box::new(Told(Arc::clone(&told))),
+        Box::new(QuittingHolder { until: 5, frame: 0 }),
+    ];
+    let mut session = tiny_session(plugins);
+    session.set_control(Control::Plugins);
+    let mut read = Vec::new();
+    for _ in 0..10 {
+        session.run_frame().expect("frame runs");
+        read.push(session.ram()[common::PAD_BITS..common::PAD_BITS + 8].to_vec());
+        assert_eq!(
+            session.plugins().holder(),
+            (session.frame_number() < 5).then_some("quitter")
+        );
+    }
+    assert_eq!(
+        *told.lock().unwrap(),
+        vec![false, true],
+        "out of control, then in"
+    );
+    let (select, b_and_select) = ([0, 0, 1, 0, 0, 0, 0, 0], [0, 1, 1, 0, 0, 0, 0, 0]);
+    assert!(read[1..5].iter().all(|bits| bits == &select), "{read:?}");
+    assert!(
+        read[6..].iter().all(|bits| bits == &b_and_select),
+        "{read:?}"
+    );
+}
+
+/// Announces `tick` on even frames and describes the frame counter.
+struct Announcer;
+
+impl Plugin for Announcer {
+    fn name(&self) -> &'static str {
+        "announcer"
+    }
+    fn attach(&mut self, _: &RomIdentity<'_>) -> Result<String, String> {
+        Ok("the tiny ROM".into())
+    }
+    fn events(&self) -> Vec<String> {
+        vec!["tick".into()]
+    }
+    fn describe(&self, ram: &jewelbot_plugin::Ram) -> Option<String> {
+        Some(format!("{{\"count\":{}}}", ram[common::NMI_COUNT]))
+    }
+    fn on_frame(&mut self, ctx: &mut FrameContext<'_>) {
+        if ctx.frame_number() % 2 == 0 {
+            ctx.announce("tick");
+        }
+    }
+}
+
+/// What a listener heard each frame: the events, the descriptions, the offered events.
+type Heard = Arc<Mutex<Vec<(Vec<String>, Vec<(String, String)>, usize)>>>;
+
+struct Listener(Heard);
+
+impl Plugin for Listener {
+    fn name(&self) -> &'static str {
+        "listener"
+    }
+    fn attach(&mut self, _: &RomIdentity<'_>) -> Result<String, String> {
+        Ok("listening".into())
+    }
+    fn on_frame(&mut self, ctx: &mut FrameContext<'_>) {
+        let news = ctx.news();
+        let events = news
+            .announced()
+            .iter()
+            .map(|a| format!("{}:{}", a.plugin, a.event));
+        let heard = (events.collect(), news.descriptions(), news.offered().len());
+        if let Ok(mut all) = self.0.lock() {
+            all.push(heard);
+        }
+    }
+}
+
+/// A plug-in hears what the plug-ins before it announced in the same frame and how they
+/// describe the game; one before them hears nothing.
+#[test]
+fn plugins_hear_what_the_plugins_before_them_announce() {
+    let (before, after) = (Heard::default(), Heard::default());
+    let plugins: Vec<Box<dyn Plugin>> = vec![
+        Box::new(Listener(Arc::clone(&before))),
+        Box::new(Announcer),
+        Box::new(Listener(Arc::clone(&after))),
+    ];
+    let mut session = tiny_session(plugins);
+    for _ in 0..4 {
+        session.run_frame().expect("frame runs");
+    }
+    let before = before.lock().unwrap();
+    assert!(before.iter().all(|(events, descriptions, offered)| {
+        events.is_empty() && descriptions.is_empty() && *offered == 0
+    }));
+    let after = after.lock().unwrap();
+    // Frames 0 (power-on) to 4.
+    assert_eq!(after.len(), 5);
+    for (frame, (events, descriptions, offered)) in after.iter().enumerate() {
+        let ticked = frame % 2 == 0;
+        assert_eq!(events.is_empty(), !ticked, "frame {frame}: {events:?}");
+        assert_eq!(descriptions.len(), 1);
+        assert!(descriptions[0].1.starts_with("{\"count\":"));
+        assert_eq!(*offered, 1);
+    }
+}
