@@ -361,3 +361,55 @@ fn pokes_past_the_last_frame_are_named() {
         "{stderr}"
     );
 }
+
+/// A signal ends a bot's run like any other, with its movie whole, and the bot's process goes
+/// with it: told the run is over, it exits, and nothing of it is left.
+#[test]
+fn sigterm_ends_a_bots_run_and_leaves_no_bot_behind() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let movie = dir.path().join("movie.fm2");
+    let bot = format!(
+        "python3 {}/examples/bots/columns.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut child = jewelbot()
+        .args(["run", "--headless", "--frames", "100000000", "--json"])
+        .args(["--bot", &bot, "--record-movie"])
+        .arg(&movie)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    wait_for_handler(child.id(), 15);
+    // The bot is the command's child once the ROM is loaded.
+    let children = format!("/proc/{0}/task/{0}/children", child.id());
+    let started = Instant::now();
+    let bot_pid = loop {
+        let listed = std::fs::read_to_string(&children).unwrap_or_default();
+        if let Some(pid) = listed.split_whitespace().next() {
+            break pid.to_owned();
+        }
+        assert!(started.elapsed() < TIME_LIMIT, "no bot process started");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    std::thread::sleep(Duration::from_millis(500));
+    send("TERM", child.id());
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_string(&mut stdout)
+        .expect("the summary");
+    assert_eq!(wait(&mut child), 143);
+    let summary: serde_json::Value = serde_json::from_str(&stdout).expect("a JSON summary");
+    assert_eq!(summary["ended"]["interrupted"], "SIGTERM", "{summary}");
+    let frames = summary["last_frame"].as_u64().expect("a last frame");
+    let movie = std::fs::read_to_string(&movie).expect("the movie was written");
+    let movie = jewelbot_host::movie::Movie::parse(&movie).expect("the movie is valid fm2");
+    assert_eq!(movie.frames.len() as u64, frames);
+    assert!(
+        !Path::new(&format!("/proc/{bot_pid}")).exists(),
+        "the bot's process {bot_pid} is still there"
+    );
+}
