@@ -17,7 +17,7 @@ mod link;
 pub mod protocol;
 mod stats;
 
-pub use link::{LinkError, Target, MAX_LINE};
+pub use link::Target;
 
 use jewelbot_plugin::{
     Buttons, ConsoleRequest, FrameContext, Plugin, RomIdentity, Stat, StatValue, RAM_SIZE,
@@ -69,6 +69,9 @@ pub struct BotPlugin {
     loading: bool,
     status_lines: Vec<String>,
     drawings: Vec<jewelbot_plugin::Drawing>,
+    /// The status shown is out of date (an answer came, the bot stopped): the host keeps a
+    /// plug-in's status until it changes, so it is written only then.
+    status_changed: bool,
     /// Why the bot was stopped, once it has been.
     stopped: Option<String>,
     /// Why the bot asked the run to end, once it has.
@@ -101,16 +104,12 @@ impl BotPlugin {
             loading: false,
             status_lines: Vec::new(),
             drawings: Vec::new(),
+            status_changed: true,
             stopped: None,
             end: None,
             decisions: Decisions::default(),
             last_frame: 0,
         }
-    }
-
-    /// Why the bot was stopped (`None` while it plays).
-    pub fn stopped(&self) -> Option<&str> {
-        self.stopped.as_deref()
     }
 
     /// Stops the bot for good: one message, its process killed and reaped, the controller
@@ -127,6 +126,7 @@ impl BotPlugin {
         self.outstanding.clear();
         self.drawings.clear();
         self.status_lines = vec![format!("bot stopped: {why}")];
+        self.status_changed = true;
         self.stopped = Some(why);
     }
 
@@ -136,23 +136,19 @@ impl BotPlugin {
             .ok_or_else(|| "the bot is not connected".to_owned())
     }
 
-    /// Sends a line, turning a refusal into the reason the bot stops.
+    /// Sends a line; `Err` is the reason the bot stops.
     fn send(&mut self, line: String) -> Result<(), String> {
-        self.link()?.send(line).map_err(|e| match e {
-            LinkError::Gone(why) => why,
-            LinkError::TimedOut => "the bot did not take a line in time".to_owned(),
-        })
+        self.link()?.send(line)
     }
 
     /// Waits for the bot's next line, at most the timeout.
     fn receive(&mut self, awaited: &str) -> Result<String, String> {
         let timeout = self.settings.timeout;
-        self.link()?.receive(timeout).map_err(|e| match e {
-            LinkError::TimedOut => format!(
+        self.link()?.receive(timeout)?.ok_or_else(|| {
+            format!(
                 "the bot did not send {awaited} within {} s",
                 timeout.as_secs_f64()
-            ),
-            LinkError::Gone(why) => why,
+            )
         })
     }
 
@@ -204,6 +200,8 @@ impl BotPlugin {
         let subscription = protocol::read_hello(&hello, &offered)
             .map_err(|why| format!("{why}; it wrote: {}", cut(&hello)))?;
         self.subscription = Some(subscription);
+        // The header names the bot as it calls itself.
+        self.status_changed = true;
         Ok(())
     }
 
@@ -319,10 +317,7 @@ impl BotPlugin {
     /// In real time: every answer that has come since the last frame.
     fn take_arrived(&mut self, ctx: &mut FrameContext<'_>) -> Result<(), String> {
         loop {
-            let arrived = self.link()?.try_receive().map_err(|e| match e {
-                LinkError::Gone(why) => why,
-                LinkError::TimedOut => String::new(),
-            })?;
+            let arrived = self.link()?.receive(Duration::ZERO)?;
             match arrived {
                 Some(line) => self.take_answer(ctx, &line)?,
                 None => break,
@@ -356,6 +351,7 @@ impl BotPlugin {
             )));
         }
         self.decisions.took(asked.sent.elapsed());
+        self.status_changed = true;
         self.carry_out(ctx, answer).map_err(with_line)
     }
 
@@ -457,12 +453,14 @@ impl Plugin for BotPlugin {
         }
         let buttons = self.timeline.pop_front().unwrap_or(Buttons::NONE);
         ctx.set_buttons(buttons);
-        let header = self.header();
-        let status = ctx.status();
-        status.lines.clear();
-        status.lines.push(header);
-        status.lines.extend(self.status_lines.iter().cloned());
-        status.drawings.clone_from(&self.drawings);
+        if std::mem::take(&mut self.status_changed) {
+            let header = self.header();
+            let status = ctx.status();
+            status.lines.clear();
+            status.lines.push(header);
+            status.lines.extend(self.status_lines.iter().cloned());
+            status.drawings.clone_from(&self.drawings);
+        }
     }
 
     fn on_reset(&mut self) {

@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::process::{Child, ChildStderr, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TryRecvError, TrySendError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -71,15 +71,6 @@ enum Incoming {
     TooLong(String),
     /// The bot closed its output (or the connection failed): why.
     Ended(String),
-}
-
-/// Why no line came.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LinkError {
-    /// Nothing within the time given.
-    TimedOut,
-    /// The bot is gone, or broke the line rules: the message says how.
-    Gone(String),
 }
 
 /// A live connection to a bot.
@@ -157,54 +148,41 @@ impl Link {
         Err(cannot(&last_error))
     }
 
-    /// Queues one line for the bot (without its newline). Never blocks.
-    pub fn send(&mut self, line: String) -> Result<(), LinkError> {
+    /// Queues one line for the bot (without its newline). Never blocks; `Err` says why the bot
+    /// cannot take it.
+    pub fn send(&mut self, line: String) -> Result<(), String> {
         let Some(outgoing) = &self.outgoing else {
-            return Err(LinkError::Gone("the connection is closed".to_owned()));
+            return Err("the connection is closed".to_owned());
         };
         match outgoing.try_send(line) {
             Ok(()) => Ok(()),
-            Err(TrySendError::Full(_)) => Err(LinkError::Gone(format!(
+            Err(TrySendError::Full(_)) => Err(format!(
                 "the bot reads nothing of what it is sent ({OUTGOING_QUEUE} lines wait unread)"
-            ))),
+            )),
             Err(TrySendError::Disconnected(_)) => Err(self.gone("stopped reading")),
         }
     }
 
-    /// The bot's next line, waiting at most `timeout`.
-    pub fn receive(&mut self, timeout: Duration) -> Result<String, LinkError> {
+    /// The bot's next line, waiting at most `timeout` (zero: only a line already come);
+    /// `None` when none came in that time, `Err` when the bot is gone or broke the line rules.
+    pub fn receive(&mut self, timeout: Duration) -> Result<Option<String>, String> {
         match self.incoming.recv_timeout(timeout) {
-            Ok(incoming) => self.take(incoming),
-            Err(RecvTimeoutError::Timeout) => Err(LinkError::TimedOut),
+            Ok(Incoming::Line(line)) => Ok(Some(line)),
+            Ok(Incoming::TooLong(start)) => Err(format!(
+                "the bot wrote a line of more than {} KiB: {}",
+                MAX_LINE >> 10,
+                cut(&start)
+            )),
+            Ok(Incoming::Ended(why)) => Err(self.gone(&why)),
+            Err(RecvTimeoutError::Timeout) => Ok(None),
             Err(RecvTimeoutError::Disconnected) => Err(self.gone("closed its output")),
         }
     }
 
-    /// The bot's next line if one has come, without waiting.
-    pub fn try_receive(&mut self) -> Result<Option<String>, LinkError> {
-        match self.incoming.try_recv() {
-            Ok(incoming) => self.take(incoming).map(Some),
-            Err(TryRecvError::Empty) => Ok(None),
-            Err(TryRecvError::Disconnected) => Err(self.gone("closed its output")),
-        }
-    }
-
-    fn take(&mut self, incoming: Incoming) -> Result<String, LinkError> {
-        match incoming {
-            Incoming::Line(line) => Ok(line),
-            Incoming::TooLong(start) => Err(LinkError::Gone(format!(
-                "the bot wrote a line of more than {} KiB: {}",
-                MAX_LINE >> 10,
-                cut(&start)
-            ))),
-            Incoming::Ended(why) => Err(self.gone(&why)),
-        }
-    }
-
     /// Says how the bot went: its exit status and last words where it is a process.
-    fn gone(&mut self, what: &str) -> LinkError {
+    fn gone(&mut self, what: &str) -> String {
         let Some(child) = &mut self.child else {
-            return LinkError::Gone(format!("the bot {what} (the connection closed)"));
+            return format!("the bot {what} (the connection closed)");
         };
         // Its output closed: it is exiting, or has.
         let deadline = Instant::now() + EXIT_GRACE;
@@ -236,7 +214,7 @@ impl Link {
         if !tail.is_empty() {
             message.push_str(&format!("; its last words: {}", cut(&tail)));
         }
-        LinkError::Gone(message)
+        message
     }
 
     /// Ends the connection at once: the process is killed and reaped.

@@ -2,7 +2,7 @@
 //! checks that turn a bot's lines into what the host can do or a clear refusal.
 
 use jewelbot_plugin::script::parse_buttons;
-use jewelbot_plugin::{Buttons, Drawing, Rgba, RAM_SIZE};
+use jewelbot_plugin::{hex_colour, Buttons, Drawing, Rgba, RAM_SIZE};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -322,7 +322,7 @@ fn drawing(item: &Value) -> Result<Drawing, String> {
     let colour = |key: &str, default: Rgba| -> Result<Rgba, String> {
         match object.get(key) {
             None => Ok(default),
-            Some(Value::String(text)) => parse_colour(text)
+            Some(Value::String(text)) => hex_colour(text)
                 .ok_or_else(|| bad(&format!("`{key}` is not a colour (#RRGGBB or #RRGGBBAA)"))),
             Some(_) => Err(bad(&format!(
                 "`{key}` is not a colour (#RRGGBB or #RRGGBBAA)"
@@ -397,17 +397,6 @@ fn drawing(item: &Value) -> Result<Drawing, String> {
             }
         }
     })
-}
-
-/// `#RRGGBB` (opaque) or `#RRGGBBAA`.
-fn parse_colour(text: &str) -> Option<Rgba> {
-    let hex = text.strip_prefix('#')?;
-    if !(hex.len() == 6 || hex.len() == 8) || !hex.is_ascii() {
-        return None;
-    }
-    let byte = |at: usize| u8::from_str_radix(hex.get(at..at + 2)?, 16).ok();
-    let alpha = if hex.len() == 8 { byte(6)? } else { 255 };
-    Some([byte(0)?, byte(2)?, byte(4)?, alpha])
 }
 
 #[cfg(test)]

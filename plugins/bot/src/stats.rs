@@ -1,5 +1,6 @@
 //! How long the bot takes to answer, and how long the game waits on it.
 
+use jewelbot_plugin::DecisionTimes;
 use std::time::Duration;
 
 /// The bot's decisions so far.
@@ -10,36 +11,36 @@ pub struct Decisions {
     /// In lockstep, frames on which the emulator stood still for an answer; in real time,
     /// frames that ran while an answer was owed.
     pub frames_waited: u64,
-    /// How long each answer took, from its message sent to it read.
-    times: Vec<Duration>,
+    /// How long the answers took, from a message sent to its answer read.
+    times: DecisionTimes,
+    last: Duration,
 }
 
 impl Decisions {
     /// An answer came `took` after its message.
     pub fn took(&mut self, took: Duration) {
-        self.times.push(took);
+        self.times.record(took);
+        self.last = took;
     }
 
     /// Answers received.
     pub fn answers(&self) -> u64 {
-        self.times.len() as u64
+        self.times.count()
     }
 
     /// The median answer time (zero before any).
     pub fn median(&self) -> Duration {
-        let mut sorted = self.times.clone();
-        sorted.sort_unstable();
-        sorted.get(sorted.len() / 2).copied().unwrap_or_default()
+        self.times.median()
     }
 
     /// The last answer's time (zero before any).
     pub fn last(&self) -> Duration {
-        self.times.last().copied().unwrap_or_default()
+        self.last
     }
 
     /// The longest answer time.
     pub fn max(&self) -> Duration {
-        self.times.iter().max().copied().unwrap_or_default()
+        self.times.max()
     }
 }
 
@@ -51,11 +52,11 @@ mod tests {
     fn median_and_max_of_the_answer_times() {
         let mut decisions = Decisions::default();
         assert_eq!(decisions.median(), Duration::ZERO);
-        for ms in [5, 1, 9] {
-            decisions.took(Duration::from_millis(ms));
+        for us in [5, 1, 9] {
+            decisions.took(Duration::from_micros(us));
         }
-        assert_eq!(decisions.median(), Duration::from_millis(5));
-        assert_eq!(decisions.max(), Duration::from_millis(9));
+        assert_eq!(decisions.median(), Duration::from_micros(5));
+        assert_eq!(decisions.max(), Duration::from_micros(9));
         assert_eq!(decisions.answers(), 3);
     }
 }

@@ -10,13 +10,14 @@
 //!
 //! [`files`] reads the user's files safely and writes whole files without clobbering theirs,
 //! for the host and plug-ins alike, and [`progress`] is the one style of progress bar of every
-//! long command. The crate depends on `thiserror` and `indicatif` alone, so that plug-ins
-//! compile without the emulator.
+//! long command, and [`DecisionTimes`] the one way to time decisions. The crate depends on
+//! `thiserror`, `indicatif` and `serde` alone, so that plug-ins compile without the emulator.
 
 #![warn(missing_docs)]
 
 mod buttons;
 mod console;
+mod decision_times;
 pub mod files;
 mod game_news;
 mod inspect;
@@ -35,6 +36,7 @@ pub use buttons::Buttons;
 pub use console::{
     Console, ConsoleRequest, MemoryAccess, MemoryHit, MemoryWatch, RamOnly, MOST_MEMORY_HITS,
 };
+pub use decision_times::DecisionTimes;
 pub use game_news::{Announcement, GameNews, NoNews};
 pub use inspect::{Field, Inspection, Panel};
 pub use machine::{Machine, MachineError};
@@ -46,7 +48,7 @@ pub use plugin::{
 pub use rom::RomIdentity;
 pub use run::{Milestone, Series, StopCondition};
 pub use script::{Script, ScriptError, ScriptRunner};
-pub use status::{Drawing, Mark, Rgba, Status};
+pub use status::{hex_colour, Drawing, Mark, Rgba, Status};
 pub use story::{grouped, Chart, Figure, Story};
 pub use trace::{Trace, TraceError, TraceFrame, TraceHeader, TraceWriter};
 

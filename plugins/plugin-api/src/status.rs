@@ -1,6 +1,17 @@
 /// An RGBA colour.
 pub type Rgba = [u8; 4];
 
+/// A colour written `#RRGGBB` (opaque) or `#RRGGBBAA`, in either case of hex digits.
+pub fn hex_colour(text: &str) -> Option<Rgba> {
+    let hex = text.strip_prefix('#')?;
+    if !(hex.len() == 6 || hex.len() == 8) || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let byte = |at: usize| u8::from_str_radix(&hex[at..at + 2], 16).ok();
+    let alpha = if hex.len() == 8 { byte(6)? } else { 255 };
+    Some([byte(0)?, byte(2)?, byte(4)?, alpha])
+}
+
 /// What a plug-in wants shown over the picture; the frontend draws it, the headless host logs it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Status {
@@ -86,4 +97,25 @@ pub enum Drawing {
         /// The box behind them.
         background: Rgba,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_colours_are_opaque_unless_they_say_otherwise() {
+        assert_eq!(hex_colour("#ff8000"), Some([255, 128, 0, 255]));
+        assert_eq!(hex_colour("#FF800040"), Some([255, 128, 0, 64]));
+        for bad in [
+            "ff8000",
+            "#ff80",
+            "#ff80000",
+            "#+f8000",
+            "#gg8000",
+            "#ff8000é",
+        ] {
+            assert_eq!(hex_colour(bad), None, "{bad}");
+        }
+    }
 }

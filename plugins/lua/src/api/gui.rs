@@ -5,7 +5,7 @@
 
 use super::refuse;
 use crate::console::Shared;
-use jewelbot_plugin::{Drawing, Rgba};
+use jewelbot_plugin::{hex_colour, Drawing, Rgba};
 use mlua::{Function, Lua, Value};
 
 /// Where the registered drawing function is kept (Lua's registry).
@@ -32,21 +32,12 @@ fn colour(function: &str, value: &Value, default: Rgba) -> mlua::Result<Rgba> {
             _ => return None,
         })
     };
-    let hex = |text: &str| -> Option<Rgba> {
-        let digits = text.strip_prefix('#')?;
-        let n = u32::from_str_radix(digits, 16).ok()?;
-        match digits.len() {
-            6 => Some([(n >> 16) as u8, (n >> 8) as u8, n as u8, 255]),
-            8 => Some(n.to_be_bytes()),
-            _ => None,
-        }
-    };
     match value {
         Value::Nil => Ok(default),
         Value::String(text) => {
             let text = text.to_str()?.to_ascii_lowercase();
             named(&text)
-                .or_else(|| hex(&text))
+                .or_else(|| hex_colour(&text))
                 .ok_or_else(|| refuse(function, &format!("`{text}` is not a colour")))
         }
         Value::Integer(n) => Ok((*n as u32).to_be_bytes()),

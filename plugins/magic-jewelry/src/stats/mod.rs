@@ -3,7 +3,6 @@
 //! [`Chains`] and [`DecisionTimes`].
 
 mod chains;
-mod decision_times;
 
 pub use chains::{Chains, CHAIN_BINS};
-pub use decision_times::DecisionTimes;
+pub use jewelbot_plugin::DecisionTimes;

@@ -1,5 +1,6 @@
 //! How long decisions took: a histogram that keeps every time to within 1/256 of itself, for
-//! the median and the longest, mergeable across a lab's chunks.
+//! the median and the longest, in bounded memory however long the run, mergeable across a
+//! lab's chunks. The AI's decisions and a bot's answers are timed with it.
 
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -97,6 +98,7 @@ impl DecisionTimes {
         &mut self.bins
     }
 
+    /// Counts a decision that took `elapsed`.
     pub fn record(&mut self, elapsed: Duration) {
         let micros = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
         self.bins_mut()[time_bin(micros).min(TIME_BINS - 1)] += 1;
@@ -110,6 +112,7 @@ impl DecisionTimes {
         self.count
     }
 
+    /// The mean time (0 with none recorded).
     pub fn mean(&self) -> Duration {
         match u32::try_from(self.count) {
             Ok(0) => Duration::ZERO,
@@ -118,6 +121,7 @@ impl DecisionTimes {
         }
     }
 
+    /// The longest time.
     pub fn max(&self) -> Duration {
         self.max
     }
