@@ -6,8 +6,12 @@
 //! A file is gzip'd JSON lines: a header (the settings, the start, the columns played, the
 //! state now), then one line a column. It is written whole or not at all, and one of other
 //! settings is refused untouched.
+//!
+//! Beside them, what each decided start taught the others ([`super::Known`]): a file a start,
+//! its header then one line a state with its fate, so that a resumed run shares what the
+//! starts decided before it from its first start on.
 
-use super::{Progress, SpawnState, Step};
+use super::{Fate, Lesson, Progress, SpawnState, Step};
 use anyhow::{bail, Context};
 use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
@@ -79,6 +83,20 @@ struct Line {
     jewels: u32,
     points: u64,
     removed: u64,
+}
+
+#[derive(Serialize, Deserialize)]
+struct LessonsHeader {
+    horizon_lessons: serde_json::Value,
+    start: u16,
+    states: u64,
+}
+
+#[derive(Serialize, Deserialize)]
+struct LessonLine {
+    state: Saved,
+    #[serde(flatten)]
+    fate: Fate,
 }
 
 /// Where the starts' checkpoints go, and how often.
@@ -182,6 +200,84 @@ impl Checkpoints {
         let bytes = out.finish()?;
         files::write_file(&path, &bytes, true)
             .with_context(|| format!("cannot write the checkpoint {}", path.display()))
+    }
+
+    fn lessons_path(&self, start: u16) -> PathBuf {
+        self.dir.join(format!("lessons-{start:04x}.jsonl.gz"))
+    }
+
+    /// Keeps what the decided `start` taught.
+    pub fn save_lessons(&self, start: u16, lessons: &[Lesson]) -> anyhow::Result<()> {
+        let path = self.lessons_path(start);
+        let header = LessonsHeader {
+            horizon_lessons: self.settings.clone(),
+            start,
+            states: lessons.len() as u64,
+        };
+        let mut out = GzEncoder::new(Vec::new(), Compression::fast());
+        serde_json::to_writer(&mut out, &header)?;
+        out.write_all(b"\n")?;
+        for (state, fate) in lessons {
+            let line = LessonLine {
+                state: state.into(),
+                fate: *fate,
+            };
+            serde_json::to_writer(&mut out, &line)?;
+            out.write_all(b"\n")?;
+        }
+        let bytes = out.finish()?;
+        files::write_file(&path, &bytes, true)
+            .with_context(|| format!("cannot write {}", path.display()))
+    }
+
+    /// What every decided start of these settings taught, as kept in the folder.
+    pub fn load_lessons(&self) -> anyhow::Result<Vec<Lesson>> {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(&self.dir)
+            .with_context(|| format!("cannot read {}", self.dir.display()))?
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|path| {
+                path.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("lessons-") && n.ends_with(".jsonl.gz"))
+            })
+            .collect();
+        paths.sort();
+        let mut lessons = Vec::new();
+        for path in paths {
+            let cannot = || format!("cannot read the lessons of {}", path.display());
+            files::check_regular(&path, "lessons", u64::MAX).with_context(cannot)?;
+            let file = std::fs::File::open(&path).with_context(cannot)?;
+            let mut lines = BufReader::new(GzDecoder::new(file)).lines();
+            let header: LessonsHeader = match lines.next() {
+                Some(line) => {
+                    serde_json::from_str(&line.with_context(cannot)?).with_context(cannot)?
+                }
+                None => bail!("{}: empty, not a horizon lessons file", path.display()),
+            };
+            if header.horizon_lessons != self.settings {
+                bail!(
+                    "{} holds the lessons of other settings ({}); it is kept: give another \
+                     --checkpoint folder",
+                    path.display(),
+                    header.horizon_lessons
+                );
+            }
+            let before = lessons.len();
+            for line in lines {
+                let line: LessonLine =
+                    serde_json::from_str(&line.with_context(cannot)?).with_context(cannot)?;
+                lessons.push((line.state.into(), line.fate));
+            }
+            if (lessons.len() - before) as u64 != header.states {
+                bail!(
+                    "{}: {} states where its header says {}",
+                    path.display(),
+                    lessons.len() - before,
+                    header.states
+                );
+            }
+        }
+        Ok(lessons)
     }
 
     /// A decided start needs no checkpoint.

@@ -46,6 +46,11 @@ pub const CYCLE: u16 = 2048;
 /// times the shortest period the counters allow (143,360 columns), and about 100 MB of states.
 pub const DEFAULT_MAX_COLUMNS: u64 = 2_000_000;
 
+/// One state in this many of the decided games is kept for the others to meet (by its
+/// fingerprint): memory and lessons files an eighth of every state's, for a game that meets a
+/// decided one a few columns later.
+pub const KEEP_ONE_IN: u64 = 8;
+
 /// Options of `horizon`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
@@ -90,7 +95,8 @@ pub struct Args {
     pub results: Option<PathBuf>,
     /// Keep each start's game in progress in DIR (a file a start, written whole every
     /// --checkpoint-every seconds), so that a start of hours resumes where it stopped when the
-    /// same command runs again; a decided start's file goes.
+    /// same command runs again; a decided start's file goes, and what its game teaches the
+    /// other starts stays there, for a later run to share.
     #[arg(long, value_name = "DIR")]
     pub checkpoint: Option<PathBuf>,
     /// Seconds between two checkpoints of a start.
@@ -211,6 +217,16 @@ impl SpawnState {
             combo: counters.combo,
         }
     }
+
+    /// The state as far as the player's future goes: without the level for a player blind to
+    /// it (see [`Known::new`]).
+    fn key(self, level_blind: bool) -> Self {
+        if level_blind {
+            Self { level: 0, ..self }
+        } else {
+            self
+        }
+    }
 }
 
 /// How a start ended.
@@ -241,7 +257,11 @@ pub enum Outcome {
         /// The start whose game it joined, and that game's period.
         start: u16,
         period: u64,
+        /// The most jewels, before the meeting and after it.
         most_jewels: u32,
+        /// The most jewels after the meeting, into and around the cycle.
+        #[serde(skip)]
+        most_jewels_ahead: u32,
     },
     /// The game ended at this column (the lock that lost it).
     GameOver { column: u64, most_jewels: u32 },
@@ -317,78 +337,168 @@ pub fn play_column(choose: &mut Choose<'_>, game: &mut Game, input: InputModel) 
 }
 
 /// What a state at a spawn is known to lead to, from a start played before.
-#[derive(Debug, Clone, Copy)]
-enum Fate {
-    /// Into the proven cycle of the game from `start`.
-    Perpetual { start: u16, period: u64 },
-    /// To a game over `columns` columns on.
-    Lost { columns: u64 },
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "fate")]
+pub enum Fate {
+    /// Into the proven cycle of the game from `start`, with at most `most_jewels` jewels on
+    /// the way and in the cycle.
+    Perpetual {
+        start: u16,
+        period: u64,
+        most_jewels: u32,
+    },
+    /// To a game over `columns` columns on, with at most `most_jewels` jewels before it.
+    Lost { columns: u64, most_jewels: u32 },
 }
+
+/// A state of a decided game and what it leads to.
+pub type Lesson = (SpawnState, Fate);
 
 /// The states of the games already decided, shared by the starts: a start whose game reaches
 /// one is decided with it (the same state has the same future). Full states are kept, so a
 /// fingerprint that two states share decides nothing.
 pub struct Known {
     hasher: RandomState,
-    states: RwLock<HashMap<u64, (SpawnState, Fate)>>,
+    /// States are told apart without their level (see [`Known::new`]).
+    level_blind: bool,
+    /// One state in this many is kept (by its fingerprint): a game that meets a decided game
+    /// goes on through its states, so it meets a kept one a few columns later.
+    keep_one_in: u64,
+    states: RwLock<HashMap<u64, Lesson>>,
 }
 
 impl Default for Known {
+    /// Every state kept, and told apart by everything, the level included.
     fn default() -> Self {
-        Self {
-            hasher: RandomState::new(),
-            states: RwLock::new(HashMap::new()),
-        }
+        Self::new(false, 1)
     }
 }
 
 impl Known {
+    /// With `level_blind`, two states that differ in their level only are the same state. That
+    /// is true of a player without foresight on the fast input model: the level reaches it only
+    /// as the fall speed of its questions, the speed only through the placements a column can
+    /// reach, and those are the same at every speed of the table on every board
+    /// (`the_fast_input_model_reaches_the_same_placements_at_every_speed`); no rule reads the
+    /// level either. So the games of two starts can meet, which the counters would otherwise
+    /// keep apart: every start begins at level 0, and the level counts the cells removed.
+    pub fn new(level_blind: bool, keep_one_in: u64) -> Self {
+        Self {
+            hasher: RandomState::new(),
+            level_blind,
+            keep_one_in: keep_one_in.max(1),
+            states: RwLock::new(HashMap::new()),
+        }
+    }
+
     fn fingerprint(&self, state: &SpawnState) -> u64 {
-        self.hasher.hash_one(state)
+        self.hasher.hash_one(state.key(self.level_blind))
+    }
+
+    /// The two states have the same future.
+    fn same(&self, a: &SpawnState, b: &SpawnState) -> bool {
+        a.key(self.level_blind) == b.key(self.level_blind)
     }
 
     fn fate(&self, key: u64, state: &SpawnState) -> Option<Fate> {
         let states = self.states.read().ok()?;
         states
             .get(&key)
-            .filter(|(known, _)| known == state)
+            .filter(|(known, _)| self.same(known, state))
             .map(|&(_, fate)| fate)
     }
 
-    /// Learns the fate of a decided start's states: of a lost game every state (each is
-    /// that many columns from its end), of a perpetual one only the cycle's. The states
-    /// before a cycle lead into it, so a later game that meets them meets the cycle a little
-    /// later: keeping only cycles bounds memory by the distinct cycles found, not the starts.
-    fn learn(&self, start: u16, states: &[SpawnState], outcome: &Outcome) {
-        let (learned, fate): (&[SpawnState], _) = match *outcome {
+    /// What a decided start's game teaches: the fate of each state it went through (those
+    /// kept): of a lost game each is that many columns from its end, of a perpetual one each
+    /// leads into its cycle, with the most jewels from it on.
+    fn lessons(&self, start: u16, progress: &Progress, outcome: &Outcome) -> Vec<Lesson> {
+        let (states, steps) = (&progress.order, &progress.steps);
+        let (end, tail_most, fate): (usize, u32, _) = match *outcome {
             Outcome::Perpetual {
                 cycle_start,
                 period,
+                most_jewels_in_cycle,
                 ..
-            } => {
-                let cycle = cycle_start as usize..(cycle_start + period) as usize;
-                let Some(cycle) = states.get(cycle) else {
-                    return;
-                };
-                (cycle, Fate::Perpetual { start, period })
-            }
-            Outcome::GameOver { column, .. } => (states, Fate::Lost { columns: column }),
-            Outcome::Joined { .. } | Outcome::Undecided { .. } => return,
+            } => (
+                (cycle_start + period) as usize,
+                most_jewels_in_cycle,
+                Fate::Perpetual {
+                    start,
+                    period,
+                    most_jewels: 0,
+                },
+            ),
+            Outcome::Joined {
+                column,
+                start,
+                period,
+                most_jewels_ahead,
+                ..
+            } => (
+                column as usize,
+                most_jewels_ahead,
+                Fate::Perpetual {
+                    start,
+                    period,
+                    most_jewels: 0,
+                },
+            ),
+            Outcome::GameOver { column, .. } if column as usize + 1 == steps.len() => (
+                steps.len(),
+                0,
+                Fate::Lost {
+                    columns: column,
+                    most_jewels: 0,
+                },
+            ),
+            // A game over learned from another start's game (whose states are known), or an
+            // undecided game: nothing to learn.
+            Outcome::GameOver { .. } | Outcome::Undecided { .. } => return Vec::new(),
         };
+        let (Some(states), Some(steps)) = (states.get(..end), steps.get(..end)) else {
+            return Vec::new();
+        };
+        let mut lessons = Vec::new();
+        let mut most = tail_most;
+        for (k, (state, step)) in states.iter().zip(steps).enumerate().rev() {
+            most = most.max(step.jewels);
+            if !self.fingerprint(state).is_multiple_of(self.keep_one_in) {
+                continue;
+            }
+            let fate = match fate {
+                Fate::Lost { columns, .. } => Fate::Lost {
+                    columns: columns - k as u64,
+                    most_jewels: most,
+                },
+                Fate::Perpetual { start, period, .. } => Fate::Perpetual {
+                    start,
+                    period,
+                    most_jewels: most,
+                },
+            };
+            lessons.push((*state, fate));
+        }
+        lessons
+    }
+
+    /// Learns `lessons` (a state known already keeps its first fate).
+    pub fn insert(&self, lessons: &[Lesson]) {
         let Ok(mut known) = self.states.write() else {
             return;
         };
-        for (k, state) in learned.iter().enumerate() {
-            let fate = match fate {
-                Fate::Lost { columns } => Fate::Lost {
-                    columns: columns - k as u64,
-                },
-                perpetual @ Fate::Perpetual { .. } => perpetual,
-            };
+        known.reserve(lessons.len());
+        for &(state, fate) in lessons {
             known
-                .entry(self.fingerprint(state))
-                .or_insert((*state, fate));
+                .entry(self.fingerprint(&state))
+                .or_insert((state, fate));
         }
+    }
+
+    /// Learns what a decided start's game teaches, and returns it.
+    fn learn(&self, start: u16, progress: &Progress, outcome: &Outcome) -> Vec<Lesson> {
+        let lessons = self.lessons(start, progress, outcome);
+        self.insert(&lessons);
+        lessons
     }
 
     /// States known.
@@ -428,11 +538,13 @@ pub fn play_start(
         None,
         &mut |_, _, _| {},
     )
+    .0
 }
 
 /// [`play_start`] going on from a game in progress (`resumed`: what a checkpoint kept, and the
 /// game at its state now), offering the progress to `save` every 4,096 columns, and once more
-/// (`true`: the last) when the start stops undecided, so that a later run can go on.
+/// (`true`: the last) when the start stops undecided, so that a later run can go on. Returns
+/// the outcome and what `known` learned from it.
 pub fn play_start_from(
     choose: &mut Choose<'_>,
     state: u16,
@@ -441,11 +553,11 @@ pub fn play_start_from(
     mut tick: impl FnMut(u64),
     resumed: Option<(Progress, Game)>,
     save: &mut dyn FnMut(&Progress, &Game, bool),
-) -> Outcome {
+) -> (Outcome, Vec<Lesson>) {
     let (outcome, progress) =
         play_start_states(choose, state, max_columns, known, &mut tick, resumed, save);
-    known.learn(state, &progress.order, &outcome);
-    outcome
+    let lessons = known.learn(state, &progress, &outcome);
+    (outcome, lessons)
 }
 
 /// [`play_start_from`], with the states the game went through.
@@ -472,26 +584,34 @@ fn play_start_states(
         let now = SpawnState::of(&game);
         let key = known.fingerprint(&now);
         if let Some(&first) = first_seen.get(&key) {
-            if p.order[first as usize] == now {
-                let outcome = checked_cycle(choose, game, input, first, column, &p.order, &p.steps);
+            if known.same(&p.order[first as usize], &now) {
+                let outcome = checked_cycle(choose, game, input, known, first, column, &p);
                 return (outcome, p);
             }
         }
         let most_jewels = p.most_jewels;
         match known.fate(key, &now) {
-            Some(Fate::Perpetual { start, period }) => {
+            Some(Fate::Perpetual {
+                start,
+                period,
+                most_jewels: ahead,
+            }) => {
                 let outcome = Outcome::Joined {
                     column,
                     start,
                     period,
-                    most_jewels,
+                    most_jewels: most_jewels.max(ahead),
+                    most_jewels_ahead: ahead,
                 };
                 return (outcome, p);
             }
-            Some(Fate::Lost { columns }) => {
+            Some(Fate::Lost {
+                columns,
+                most_jewels: ahead,
+            }) => {
                 let outcome = Outcome::GameOver {
                     column: column + columns,
-                    most_jewels,
+                    most_jewels: most_jewels.max(ahead),
                 };
                 return (outcome, p);
             }
@@ -528,15 +648,16 @@ fn checked_cycle(
     choose: &mut Choose<'_>,
     mut game: Game,
     input: InputModel,
+    known: &Known,
     first: u64,
     again: u64,
-    order: &[SpawnState],
-    steps: &[Step],
+    progress: &Progress,
 ) -> Outcome {
+    let (order, steps) = (&progress.order, &progress.steps);
     let period = again - first;
     let cycle = first as usize..again as usize;
     for k in cycle.clone() {
-        if SpawnState::of(&game) != order[k] {
+        if !known.same(&SpawnState::of(&game), &order[k]) {
             // Not a cycle after all (cannot happen for a deterministic player): undecided.
             return Outcome::Undecided {
                 columns: again + (k - cycle.start) as u64,
@@ -747,7 +868,10 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
         "horizon",
     );
     let began = Instant::now();
-    let known = Known::default();
+    let known = Known::new(foresight.is_none(), KEEP_ONE_IN);
+    if let Some(checkpoints) = &checkpoints {
+        known.insert(&checkpoints.load_lessons()?);
+    }
     let results: Vec<StartResult> = with_threads(args.workers.threads, || {
         starts
             .par_iter()
@@ -771,7 +895,7 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
                         last_save = Instant::now();
                     }
                 };
-                let outcome = play_start_from(
+                let (outcome, lessons) = play_start_from(
                     &mut choices_of(strategy.as_mut()),
                     state,
                     args.max_columns,
@@ -786,6 +910,11 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
                 bar.inc(args.max_columns.saturating_sub(counted));
                 if let Some(checkpoints) = &checkpoints {
                     if !matches!(outcome, Outcome::Undecided { .. }) {
+                        if !lessons.is_empty() {
+                            if let Err(e) = checkpoints.save_lessons(state, &lessons) {
+                                keep_error(e);
+                            }
+                        }
                         checkpoints.remove(state);
                     }
                 }
@@ -1029,10 +1158,11 @@ pub fn describe(result: &StartResult) -> String {
             start: joined,
             period,
             most_jewels,
+            ..
         } => format!(
             "{start}: proven perpetual: at column {column} its game reaches a state of the game \
-             from {joined:#06X}, proven perpetual with a period of {period} columns (at most \
-             {most_jewels} jewels before) ({:.1} s)",
+             from {joined:#06X}, proven perpetual with a period of {period} columns; at most \
+             {most_jewels} jewels ({:.1} s)",
             result.seconds
         ),
         Outcome::GameOver {
@@ -1265,39 +1395,94 @@ mod tests {
         assert_eq!(asked, 0);
     }
 
-    /// A proven game teaches only its cycle: the states before it are not kept.
+    /// A proven game teaches every state it went through, each with the most jewels ahead of
+    /// it.
     #[test]
-    fn a_perpetual_game_teaches_its_cycle_only() {
+    fn a_perpetual_game_teaches_every_state_it_went_through() {
         let mut game = Game::from_generator_state(POWER_ON_STATE);
         let mut left = |_: &Question| Some((0, 0));
-        let mut states = Vec::new();
+        let mut progress = Progress::default();
         for _ in 0..5 {
-            states.push(SpawnState::of(&game));
-            play_column(&mut left, &mut game, InputModel::FAST);
+            progress.order.push(SpawnState::of(&game));
+            progress
+                .steps
+                .push(play_column(&mut left, &mut game, InputModel::FAST));
         }
-        let first_state = states[2];
+        let jewels: Vec<u32> = progress.steps.iter().map(|s| s.jewels).collect();
+        assert_eq!(jewels, [3, 6, 9, 12, 11]);
+        let first_state = progress.order[2];
         let outcome = Outcome::Perpetual {
             cycle_start: 2,
             period: 3,
-            most_jewels: 0,
-            most_jewels_in_cycle: 0,
+            most_jewels: 12,
+            most_jewels_in_cycle: 12,
             points_per_period: 0,
             jewels_per_period: 0,
             first_state,
             first_board: String::new(),
         };
         let known = Known::default();
-        known.learn(7, &states, &outcome);
-        assert_eq!(known.len(), 3);
+        known.learn(7, &progress, &outcome);
+        assert_eq!(known.len(), 5);
         let fate = |state: &SpawnState| known.fate(known.fingerprint(state), state);
-        assert!(fate(&states[1]).is_none());
-        assert!(matches!(
-            fate(&states[4]),
-            Some(Fate::Perpetual {
-                start: 7,
-                period: 3
+        for state in &progress.order {
+            assert!(matches!(
+                fate(state),
+                Some(Fate::Perpetual {
+                    start: 7,
+                    period: 3,
+                    most_jewels: 12
+                })
+            ));
+        }
+        assert!(fate(&SpawnState::of(&game)).is_none());
+    }
+
+    /// A game over teaches each state its distance to the end and the most jewels before it.
+    #[test]
+    fn a_lost_game_teaches_each_state_its_distance_to_the_end() {
+        let known = Known::default();
+        let mut left = |_: &Question| Some((0, 0));
+        let mut game = Game::from_generator_state(POWER_ON_STATE);
+        let states: Vec<SpawnState> = (0..3)
+            .map(|_| {
+                let state = SpawnState::of(&game);
+                play_column(&mut left, &mut game, InputModel::FAST);
+                state
             })
-        ));
+            .collect();
+        play_start(&mut left, POWER_ON_STATE, 100, &known, |_| {});
+        let fate = |state: &SpawnState| known.fate(known.fingerprint(state), state);
+        for (k, state) in states.iter().enumerate() {
+            let Some(Fate::Lost {
+                columns,
+                most_jewels,
+            }) = fate(state)
+            else {
+                panic!("{k}: {:?}", fate(state));
+            };
+            assert_eq!((columns, most_jewels), (5 - k as u64, 14), "{k}");
+        }
+    }
+
+    /// Blind to the level, two states that differ in it alone are one state; otherwise two.
+    #[test]
+    fn a_level_blind_player_meets_a_state_at_another_level() {
+        let state = SpawnState::of(&Game::from_generator_state(POWER_ON_STATE));
+        let later = SpawnState {
+            level: 200,
+            ..state
+        };
+        for (level_blind, same) in [(true, true), (false, false)] {
+            let known = Known::new(level_blind, 1);
+            assert_eq!(known.same(&state, &later), same);
+            assert_eq!(known.fingerprint(&state) == known.fingerprint(&later), same);
+        }
+        let other = SpawnState {
+            since_wild: state.since_wild + 1,
+            ..state
+        };
+        assert!(!Known::new(true, 1).same(&state, &other));
     }
 
     /// A start stopped after its checkpoint and resumed from it goes through the very states
@@ -1362,6 +1547,64 @@ mod tests {
             .expect_err("other settings");
         assert!(refused.to_string().contains("other settings"), "{refused}");
         assert!(checkpoints.load(POWER_ON_STATE).expect("read").is_some());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// What a decided start taught, kept in the checkpoint folder, decides it again in a later
+    /// run without a column played; a folder of other settings refuses it.
+    #[test]
+    fn lessons_kept_on_disk_decide_a_start_in_a_later_run() {
+        let dir = std::env::temp_dir().join(format!("horizon-lessons-{}", std::process::id()));
+        let settings = serde_json::json!({ "ai": "left" });
+        let every = std::time::Duration::ZERO;
+        let checkpoints = Checkpoints::open(&dir, settings, every).expect("folder");
+        let mut left = |_: &Question| Some((0, 0));
+        let mut learn = |known: &Known| {
+            let (outcome, lessons) = play_start_from(
+                &mut left,
+                POWER_ON_STATE,
+                100,
+                known,
+                |_| {},
+                None,
+                &mut |_, _, _| {},
+            );
+            assert!(matches!(outcome, Outcome::GameOver { column: 5, .. }));
+            lessons
+        };
+        // Keeping one state in two: fewer than the six the game went through.
+        let halved = Known::new(true, 2);
+        let some = learn(&halved);
+        assert!(some.len() < 6 && some.len() == halved.len(), "{some:?}");
+        checkpoints
+            .save_lessons(POWER_ON_STATE, &some)
+            .expect("saved");
+        assert_eq!(checkpoints.load_lessons().expect("read"), some);
+        // Every state: the first (the last learned) alone decides the start at once.
+        let every_state = learn(&Known::default());
+        assert_eq!(every_state.len(), 6);
+        let first = &every_state[5..];
+        assert!(matches!(first[0].1, Fate::Lost { columns: 5, .. }));
+        checkpoints
+            .save_lessons(POWER_ON_STATE, first)
+            .expect("saved");
+        let later = Known::default();
+        later.insert(&checkpoints.load_lessons().expect("read"));
+        let mut asked = 0;
+        let mut counting = |_: &Question| {
+            asked += 1;
+            Some((0, 0))
+        };
+        let again = play_start(&mut counting, POWER_ON_STATE, 100, &later, |_| {});
+        assert!(
+            matches!(again, Outcome::GameOver { column: 5, .. }),
+            "{again:?}"
+        );
+        assert_eq!(asked, 0);
+        let other =
+            Checkpoints::open(&dir, serde_json::json!({ "ai": "smart" }), every).expect("folder");
+        let refused = other.load_lessons().expect_err("other settings");
+        assert!(refused.to_string().contains("other settings"), "{refused}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 
