@@ -218,13 +218,13 @@ impl SpawnState {
         }
     }
 
-    /// The state as far as the player's future goes: without the level for a player blind to
-    /// it (see [`Known::new`]).
-    fn key(self, level_blind: bool) -> Self {
-        if level_blind {
-            Self { level: 0, ..self }
-        } else {
-            self
+    /// The state as far as the game's future goes, for a player blind to what `blind` says
+    /// (see [`Blind`]).
+    fn key(self, blind: Blind) -> Self {
+        Self {
+            level: if blind.level { 0 } else { self.level },
+            combo: if blind.combo { 0 } else { self.combo },
+            ..self
         }
     }
 }
@@ -351,6 +351,31 @@ pub enum Fate {
     Lost { columns: u64, most_jewels: u32 },
 }
 
+/// What of the state a player cannot tell apart, and the game itself reads nowhere else: two
+/// states that differ there alone have the same future.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Blind {
+    /// The level ($6D). A player without foresight on the fast input model: the level reaches
+    /// it only as the fall speed of its questions, the speed only through the placements a
+    /// column can reach, and those are the same at every speed of the table on every board
+    /// (`the_fast_input_model_reaches_the_same_placements_at_every_speed`). No rule reads the
+    /// level but the speed.
+    pub level: bool,
+    /// The combo counter ($A0). A player that does not weigh the points of locks (the survive
+    /// objective without foresight): only the points read the combo.
+    pub combo: bool,
+}
+
+impl Blind {
+    /// What the player of these settings is blind to.
+    pub fn of(objective: Objective, foresight: bool) -> Self {
+        Self {
+            level: !foresight,
+            combo: !foresight && objective == Objective::Survive,
+        }
+    }
+}
+
 /// A state of a decided game and what it leads to.
 pub type Lesson = (SpawnState, Fate);
 
@@ -359,8 +384,8 @@ pub type Lesson = (SpawnState, Fate);
 /// fingerprint that two states share decides nothing.
 pub struct Known {
     hasher: RandomState,
-    /// States are told apart without their level (see [`Known::new`]).
-    level_blind: bool,
+    /// What states are told apart without.
+    blind: Blind,
     /// One state in this many is kept (by its fingerprint): a game that meets a decided game
     /// goes on through its states, so it meets a kept one a few columns later.
     keep_one_in: u64,
@@ -368,36 +393,32 @@ pub struct Known {
 }
 
 impl Default for Known {
-    /// Every state kept, and told apart by everything, the level included.
+    /// Every state kept, and told apart by everything.
     fn default() -> Self {
-        Self::new(false, 1)
+        Self::new(Blind::default(), 1)
     }
 }
 
 impl Known {
-    /// With `level_blind`, two states that differ in their level only are the same state. That
-    /// is true of a player without foresight on the fast input model: the level reaches it only
-    /// as the fall speed of its questions, the speed only through the placements a column can
-    /// reach, and those are the same at every speed of the table on every board
-    /// (`the_fast_input_model_reaches_the_same_placements_at_every_speed`); no rule reads the
-    /// level either. So the games of two starts can meet, which the counters would otherwise
-    /// keep apart: every start begins at level 0, and the level counts the cells removed.
-    pub fn new(level_blind: bool, keep_one_in: u64) -> Self {
+    /// States told apart by all but what the player is `blind` to. Blind to the level, the
+    /// games of two starts can meet, which the counters would otherwise keep apart: every
+    /// start begins at level 0, and the level counts the cells removed.
+    pub fn new(blind: Blind, keep_one_in: u64) -> Self {
         Self {
             hasher: RandomState::new(),
-            level_blind,
+            blind,
             keep_one_in: keep_one_in.max(1),
             states: RwLock::new(HashMap::new()),
         }
     }
 
     fn fingerprint(&self, state: &SpawnState) -> u64 {
-        self.hasher.hash_one(state.key(self.level_blind))
+        self.hasher.hash_one(state.key(self.blind))
     }
 
     /// The two states have the same future.
     fn same(&self, a: &SpawnState, b: &SpawnState) -> bool {
-        a.key(self.level_blind) == b.key(self.level_blind)
+        a.key(self.blind) == b.key(self.blind)
     }
 
     fn fate(&self, key: u64, state: &SpawnState) -> Option<Fate> {
@@ -868,7 +889,7 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
         "horizon",
     );
     let began = Instant::now();
-    let known = Known::new(foresight.is_none(), KEEP_ONE_IN);
+    let known = Known::new(Blind::of(args.objective, foresight.is_some()), KEEP_ONE_IN);
     if let Some(checkpoints) = &checkpoints {
         known.insert(&checkpoints.load_lessons()?);
     }
@@ -1465,24 +1486,38 @@ mod tests {
         }
     }
 
-    /// Blind to the level, two states that differ in it alone are one state; otherwise two.
+    /// Two states that differ only in what the player is blind to are one state; otherwise two.
+    /// Foresight sees the level and the combo, the score objective the combo.
     #[test]
-    fn a_level_blind_player_meets_a_state_at_another_level() {
+    fn a_player_meets_a_state_that_differs_in_what_it_is_blind_to() {
         let state = SpawnState::of(&Game::from_generator_state(POWER_ON_STATE));
-        let later = SpawnState {
+        let other_level = SpawnState {
             level: 200,
             ..state
         };
-        for (level_blind, same) in [(true, true), (false, false)] {
-            let known = Known::new(level_blind, 1);
-            assert_eq!(known.same(&state, &later), same);
-            assert_eq!(known.fingerprint(&state) == known.fingerprint(&later), same);
+        let other_combo = SpawnState { combo: 9, ..state };
+        let cases = [
+            (Objective::Survive, false, true, true),
+            (Objective::Score, false, true, false),
+            (Objective::Survive, true, false, false),
+            (Objective::Score, true, false, false),
+        ];
+        for (objective, foresight, level_blind, combo_blind) in cases {
+            let known = Known::new(Blind::of(objective, foresight), 1);
+            let case = format!("{objective:?}, foresight {foresight}");
+            assert_eq!(known.same(&state, &other_level), level_blind, "{case}");
+            assert_eq!(known.same(&state, &other_combo), combo_blind, "{case}");
+            assert_eq!(
+                known.fingerprint(&state) == known.fingerprint(&other_level),
+                level_blind,
+                "{case}"
+            );
+            let other_counter = SpawnState {
+                since_wild: state.since_wild + 1,
+                ..state
+            };
+            assert!(!known.same(&state, &other_counter), "{case}");
         }
-        let other = SpawnState {
-            since_wild: state.since_wild + 1,
-            ..state
-        };
-        assert!(!Known::new(true, 1).same(&state, &other));
     }
 
     /// A start stopped after its checkpoint and resumed from it goes through the very states
@@ -1573,7 +1608,7 @@ mod tests {
             lessons
         };
         // Keeping one state in two: fewer than the six the game went through.
-        let halved = Known::new(true, 2);
+        let halved = Known::new(Blind::of(Objective::Survive, false), 2);
         let some = learn(&halved);
         assert!(some.len() < 6 && some.len() == halved.len(), "{some:?}");
         checkpoints
