@@ -229,6 +229,33 @@ impl SpawnState {
     }
 }
 
+/// A cycle's name as results show it: 16 hex digits.
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `serialize_with` passes a reference
+fn hex<S: serde::Serializer>(name: &u64, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&format!("{name:016x}"))
+}
+
+/// FNV-1a: a hash that every run computes alike (a map's hasher is seeded at random).
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
 /// How a start ended.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "outcome")]
@@ -238,6 +265,9 @@ pub enum Outcome {
     Perpetual {
         cycle_start: u64,
         period: u64,
+        /// The cycle's name: the same cycle has it in every run ([`Known::cycle_name`]).
+        #[serde(serialize_with = "hex")]
+        cycle: u64,
         /// The most jewels on the board after any lock, from the start on.
         most_jewels: u32,
         /// The most jewels within the cycle.
@@ -254,8 +284,10 @@ pub enum Outcome {
     /// perpetual, so it is too, with that game's cycle.
     Joined {
         column: u64,
-        /// The start whose game it joined, and that game's period.
+        /// The start whose game it joined, and that game's cycle and period.
         start: u16,
+        #[serde(serialize_with = "hex")]
+        cycle: u64,
         period: u64,
         /// The most jewels, before the meeting and after it.
         most_jewels: u32,
@@ -307,19 +339,18 @@ pub const FINGERPRINT_COLUMNS: u64 = 200;
 /// those of a player that decides otherwise (another build, another setting) are refused rather
 /// than mixed into a proof.
 pub fn player_fingerprint(choose: &mut Choose<'_>) -> String {
+    use std::hash::Hasher;
     let mut game = Game::from_generator_state(POWER_ON_STATE);
-    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+    let mut hash = Fnv::default();
     for _ in 0..FINGERPRINT_COLUMNS {
         let question = spawn_question(&game, InputModel::FAST, true);
         let choice = choose(&question);
-        for byte in choice.map_or([0xFF; 2], |(x, arrangement)| [x, arrangement]) {
-            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
-        }
+        hash.write(&choice.map_or([0xFF; 2], |(x, arrangement)| [x, arrangement]));
         if game.play(choice).lost {
             break;
         }
     }
-    format!("{hash:016x}")
+    format!("{:016x}", hash.finish())
 }
 
 /// Plays one column: the player's choice, and what the lock did.
@@ -344,6 +375,8 @@ pub enum Fate {
     /// the way and in the cycle.
     Perpetual {
         start: u16,
+        /// The cycle's name ([`Known::cycle_name`]).
+        cycle: u64,
         period: u64,
         most_jewels: u32,
     },
@@ -416,6 +449,20 @@ impl Known {
         self.hasher.hash_one(state.key(self.blind))
     }
 
+    /// A name for the cycle through `states` that every run gives it, wherever it entered the
+    /// cycle: the least of its states' FNV-1a hashes (as the player tells states apart).
+    pub fn cycle_name(&self, states: &[SpawnState]) -> u64 {
+        states
+            .iter()
+            .map(|state| {
+                let mut hash = Fnv::default();
+                state.key(self.blind).hash(&mut hash);
+                std::hash::Hasher::finish(&hash)
+            })
+            .min()
+            .unwrap_or(0)
+    }
+
     /// The two states have the same future.
     fn same(&self, a: &SpawnState, b: &SpawnState) -> bool {
         a.key(self.blind) == b.key(self.blind)
@@ -437,6 +484,7 @@ impl Known {
         let (end, tail_most, fate): (usize, u32, _) = match *outcome {
             Outcome::Perpetual {
                 cycle_start,
+                cycle,
                 period,
                 most_jewels_in_cycle,
                 ..
@@ -445,6 +493,7 @@ impl Known {
                 most_jewels_in_cycle,
                 Fate::Perpetual {
                     start,
+                    cycle,
                     period,
                     most_jewels: 0,
                 },
@@ -452,6 +501,7 @@ impl Known {
             Outcome::Joined {
                 column,
                 start,
+                cycle,
                 period,
                 most_jewels_ahead,
                 ..
@@ -460,6 +510,7 @@ impl Known {
                 most_jewels_ahead,
                 Fate::Perpetual {
                     start,
+                    cycle,
                     period,
                     most_jewels: 0,
                 },
@@ -491,8 +542,14 @@ impl Known {
                     columns: columns - k as u64,
                     most_jewels: most,
                 },
-                Fate::Perpetual { start, period, .. } => Fate::Perpetual {
+                Fate::Perpetual {
                     start,
+                    cycle,
+                    period,
+                    ..
+                } => Fate::Perpetual {
+                    start,
+                    cycle,
                     period,
                     most_jewels: most,
                 },
@@ -614,12 +671,14 @@ fn play_start_states(
         match known.fate(key, &now) {
             Some(Fate::Perpetual {
                 start,
+                cycle,
                 period,
                 most_jewels: ahead,
             }) => {
                 let outcome = Outcome::Joined {
                     column,
                     start,
+                    cycle,
                     period,
                     most_jewels: most_jewels.max(ahead),
                     most_jewels_ahead: ahead,
@@ -693,11 +752,12 @@ fn checked_cycle(
             };
         }
     }
-    let in_cycle = &steps[cycle];
+    let in_cycle = &steps[cycle.clone()];
     let first_state = order[first as usize];
     Outcome::Perpetual {
         cycle_start: first,
         period,
+        cycle: known.cycle_name(&order[cycle]),
         most_jewels: steps.iter().map(|s| s.jewels).max().unwrap_or(0),
         most_jewels_in_cycle: in_cycle.iter().map(|s| s.jewels).max().unwrap_or(0),
         points_per_period: in_cycle.iter().map(|s| s.points).sum(),
@@ -719,6 +779,8 @@ pub struct Report {
     /// Starts a results file held from an earlier run.
     pub resumed: usize,
     pub proven: usize,
+    /// The distinct cycles the proven starts end in (those whose results name their cycle).
+    pub cycles: usize,
     pub lost: usize,
     pub undecided: usize,
     pub seconds: f64,
@@ -963,6 +1025,15 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
             .count()
     };
     let count = |f: fn(&Outcome) -> bool| results.iter().filter(|r| f(&r.outcome)).count();
+    let mut cycles: std::collections::HashSet<String> = held
+        .values()
+        .filter_map(|r| r["cycle"].as_str().map(str::to_owned))
+        .collect();
+    for result in &results {
+        if let Outcome::Perpetual { cycle, .. } | Outcome::Joined { cycle, .. } = result.outcome {
+            cycles.insert(format!("{cycle:016x}"));
+        }
+    }
     Ok(Report {
         resumed: held.len(),
         ai: format!("{} ({:?} with {})", ai.label, ai.strategy, ai.source),
@@ -971,6 +1042,7 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
         foresight: foresight.is_some(),
         proven: count(|o| matches!(o, Outcome::Perpetual { .. } | Outcome::Joined { .. }))
             + held_count(&["perpetual", "joined"]),
+        cycles: cycles.len(),
         lost: count(|o| matches!(o, Outcome::GameOver { .. })) + held_count(&["game_over"]),
         undecided: count(|o| matches!(o, Outcome::Undecided { .. })) + held_count(&["undecided"]),
         results,
@@ -1165,25 +1237,28 @@ pub fn describe(result: &StartResult) -> String {
             most_jewels_in_cycle,
             points_per_period,
             jewels_per_period,
+            cycle,
             ..
         } => format!(
             "{start}: proven perpetual: the state at column {cycle_start} recurs at column {}; \
-             from column {cycle_start} the game repeats every {period} columns, no game over, \
-             at most {most_jewels} jewels ({most_jewels_in_cycle} within the cycle); a period \
-             scores {points_per_period} points and removes {jewels_per_period} cells ({:.1} s)",
+             from column {cycle_start} the game repeats every {period} columns (cycle \
+             {cycle:016x}), no game over, at most {most_jewels} jewels ({most_jewels_in_cycle} \
+             within the cycle); a period scores {points_per_period} points and removes \
+             {jewels_per_period} cells ({:.1} s)",
             cycle_start + period,
             result.seconds
         ),
         Outcome::Joined {
             column,
             start: joined,
+            cycle,
             period,
             most_jewels,
             ..
         } => format!(
             "{start}: proven perpetual: at column {column} its game reaches a state of the game \
-             from {joined:#06X}, proven perpetual with a period of {period} columns; at most \
-             {most_jewels} jewels ({:.1} s)",
+             from {joined:#06X}, proven perpetual in cycle {cycle:016x} with a period of \
+             {period} columns; at most {most_jewels} jewels ({:.1} s)",
             result.seconds
         ),
         Outcome::GameOver {
@@ -1245,9 +1320,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
     } else {
         writeln!(
             out,
-            "{} starts: {} proven perpetual, {} lost, {} undecided ({:.0} s)",
+            "{} starts: {} proven perpetual (in {} cycles), {} lost, {} undecided ({:.0} s)",
             report.results.len() + report.resumed,
             report.proven,
+            report.cycles,
             report.lost,
             report.undecided,
             report.seconds
@@ -1435,6 +1511,7 @@ mod tests {
         let outcome = Outcome::Perpetual {
             cycle_start: 2,
             period: 3,
+            cycle: 0xC,
             most_jewels: 12,
             most_jewels_in_cycle: 12,
             points_per_period: 0,
@@ -1451,12 +1528,21 @@ mod tests {
                 fate(state),
                 Some(Fate::Perpetual {
                     start: 7,
+                    cycle: 0xC,
                     period: 3,
                     most_jewels: 12
                 })
             ));
         }
         assert!(fate(&SpawnState::of(&game)).is_none());
+        // A cycle has one name wherever a game enters it, in every run; another cycle another.
+        let order = &progress.order;
+        let name = Known::default().cycle_name(&order[2..5]);
+        assert_eq!(
+            name,
+            Known::default().cycle_name(&[order[3], order[4], order[2]])
+        );
+        assert_ne!(name, Known::default().cycle_name(&order[0..2]));
     }
 
     /// A game over teaches each state its distance to the end and the most jewels before it.
