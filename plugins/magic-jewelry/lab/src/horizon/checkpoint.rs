@@ -18,6 +18,7 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 use jewelbot_plugin::files;
 use magic_jewelry::engine::{Board, Counters, Game};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -99,6 +100,44 @@ struct LessonLine {
     fate: Fate,
 }
 
+/// Writes `header` then each of `lines`, a JSON line each, gzip'd, to `path` whole.
+fn write_json_lines<L: Serialize>(
+    path: &Path,
+    header: &impl Serialize,
+    lines: impl Iterator<Item = L>,
+) -> anyhow::Result<()> {
+    let mut out = GzEncoder::new(Vec::new(), Compression::fast());
+    serde_json::to_writer(&mut out, header)?;
+    out.write_all(b"\n")?;
+    for line in lines {
+        serde_json::to_writer(&mut out, &line)?;
+        out.write_all(b"\n")?;
+    }
+    let bytes = out.finish()?;
+    files::write_file(path, &bytes, true)
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Reads what [`write_json_lines`] wrote: the header, then each line (`what` names the file
+/// in errors).
+fn read_json_lines<H: DeserializeOwned, L: DeserializeOwned>(
+    path: &Path,
+    what: &'static str,
+) -> anyhow::Result<(H, Vec<L>)> {
+    let cannot = || format!("cannot read the {what} {}", path.display());
+    files::check_regular(path, what, u64::MAX).with_context(cannot)?;
+    let file = std::fs::File::open(path).with_context(cannot)?;
+    let mut lines = BufReader::new(GzDecoder::new(file)).lines();
+    let header: H = match lines.next() {
+        Some(line) => serde_json::from_str(&line.with_context(cannot)?).with_context(cannot)?,
+        None => bail!("{}: empty, not a horizon {what}", path.display()),
+    };
+    let lines = lines
+        .map(|line| serde_json::from_str(&line.with_context(cannot)?).with_context(cannot))
+        .collect::<anyhow::Result<Vec<L>>>()?;
+    Ok((header, lines))
+}
+
 /// Where the starts' checkpoints go, and how often.
 pub struct Checkpoints {
     dir: PathBuf,
@@ -131,14 +170,8 @@ impl Checkpoints {
         if std::fs::symlink_metadata(&path).is_err() {
             return Ok(None);
         }
-        let cannot = || format!("cannot resume from {}", path.display());
-        files::check_regular(&path, "checkpoint", u64::MAX).with_context(cannot)?;
-        let file = std::fs::File::open(&path).with_context(cannot)?;
-        let mut lines = BufReader::new(GzDecoder::new(file)).lines();
-        let header: Header = match lines.next() {
-            Some(line) => serde_json::from_str(&line.with_context(cannot)?).with_context(cannot)?,
-            None => bail!("{}: empty, not a horizon checkpoint", path.display()),
-        };
+        let (header, lines): (Header, Vec<Line>) = read_json_lines(&path, "checkpoint")
+            .with_context(|| format!("cannot resume from {}", path.display()))?;
         if header.horizon_checkpoint != self.settings || header.start != start {
             bail!(
                 "{} is a checkpoint of other settings ({}, start {}); it is kept: give another \
@@ -153,8 +186,6 @@ impl Checkpoints {
             ..Progress::default()
         };
         for line in lines {
-            let line: Line =
-                serde_json::from_str(&line.with_context(cannot)?).with_context(cannot)?;
             progress.order.push(line.state.into());
             progress.steps.push(Step {
                 jewels: line.jewels,
@@ -184,22 +215,17 @@ impl Checkpoints {
             most_jewels: progress.most_jewels,
             now: Saved::from(&SpawnState::of(game)),
         };
-        let mut out = GzEncoder::new(Vec::new(), Compression::fast());
-        serde_json::to_writer(&mut out, &header)?;
-        out.write_all(b"\n")?;
-        for (state, step) in progress.order.iter().zip(&progress.steps) {
-            let line = Line {
+        let lines = progress
+            .order
+            .iter()
+            .zip(&progress.steps)
+            .map(|(state, step)| Line {
                 state: state.into(),
                 jewels: step.jewels,
                 points: step.points,
                 removed: step.removed,
-            };
-            serde_json::to_writer(&mut out, &line)?;
-            out.write_all(b"\n")?;
-        }
-        let bytes = out.finish()?;
-        files::write_file(&path, &bytes, true)
-            .with_context(|| format!("cannot write the checkpoint {}", path.display()))
+            });
+        write_json_lines(&path, &header, lines)
     }
 
     fn lessons_path(&self, start: u16) -> PathBuf {
@@ -214,20 +240,11 @@ impl Checkpoints {
             start,
             states: lessons.len() as u64,
         };
-        let mut out = GzEncoder::new(Vec::new(), Compression::fast());
-        serde_json::to_writer(&mut out, &header)?;
-        out.write_all(b"\n")?;
-        for (state, fate) in lessons {
-            let line = LessonLine {
-                state: state.into(),
-                fate: *fate,
-            };
-            serde_json::to_writer(&mut out, &line)?;
-            out.write_all(b"\n")?;
-        }
-        let bytes = out.finish()?;
-        files::write_file(&path, &bytes, true)
-            .with_context(|| format!("cannot write {}", path.display()))
+        let lines = lessons.iter().map(|(state, fate)| LessonLine {
+            state: state.into(),
+            fate: *fate,
+        });
+        write_json_lines(&path, &header, lines)
     }
 
     /// What every decided start of these settings taught, as kept in the folder.
@@ -244,16 +261,8 @@ impl Checkpoints {
         paths.sort();
         let mut lessons = Vec::new();
         for path in paths {
-            let cannot = || format!("cannot read the lessons of {}", path.display());
-            files::check_regular(&path, "lessons", u64::MAX).with_context(cannot)?;
-            let file = std::fs::File::open(&path).with_context(cannot)?;
-            let mut lines = BufReader::new(GzDecoder::new(file)).lines();
-            let header: LessonsHeader = match lines.next() {
-                Some(line) => {
-                    serde_json::from_str(&line.with_context(cannot)?).with_context(cannot)?
-                }
-                None => bail!("{}: empty, not a horizon lessons file", path.display()),
-            };
+            let (header, lines): (LessonsHeader, Vec<LessonLine>) =
+                read_json_lines(&path, "lessons")?;
             if header.horizon_lessons != self.settings {
                 bail!(
                     "{} holds the lessons of other settings ({}); it is kept: give another \
@@ -262,20 +271,15 @@ impl Checkpoints {
                     header.horizon_lessons
                 );
             }
-            let before = lessons.len();
-            for line in lines {
-                let line: LessonLine =
-                    serde_json::from_str(&line.with_context(cannot)?).with_context(cannot)?;
-                lessons.push((line.state.into(), line.fate));
-            }
-            if (lessons.len() - before) as u64 != header.states {
+            if lines.len() as u64 != header.states {
                 bail!(
                     "{}: {} states where its header says {}",
                     path.display(),
-                    lessons.len() - before,
+                    lines.len(),
                     header.states
                 );
             }
+            lessons.extend(lines.into_iter().map(|l| (l.state.into(), l.fate)));
         }
         Ok(lessons)
     }
