@@ -5,10 +5,11 @@
 //!
 //! Only colours that touch the cell the jewel lands on can match there, so each column tries
 //! the colours of its landing cell's neighbours (two or three on most boards) rather than all
-//! six.
+//! six, and resolves only those that line up with two of their colour: on a settled board a
+//! match must run through the new jewel.
 
 use crate::engine::rules::board::{Board, COLOURS, VISIBLE_ROWS, WIDTH};
-use crate::engine::rules::resolve::drop_jewel;
+use crate::engine::rules::resolve::{completes_line, drop_jewel, matches};
 use crate::engine::rules::scoring::step_points;
 use crate::engine::rules::RuleSet;
 
@@ -36,6 +37,9 @@ const NEIGHBOURS: [(i8, i8); 7] = [(0, 1), (-1, 0), (1, 0), (-1, 1), (1, 1), (-1
 /// trigger must be a move the game allows without losing.
 pub fn ready_chain(rules: RuleSet, board: &Board, combo: u8) -> Ready {
     let mut best = Ready::default();
+    // A board with a match of its own (never a search's, which are settled) resolves that
+    // match whatever the jewel: every drop is tried.
+    let settled = matches(board, rules) == 0;
     for x in 0..WIDTH {
         if board.height(x) + 3 > VISIBLE_ROWS {
             continue;
@@ -52,7 +56,7 @@ pub fn ready_chain(rules: RuleSet, board: &Board, combo: u8) -> Ready {
             }
         }
         for colour in 1..=COLOURS {
-            if colours >> colour & 1 == 0 {
+            if colours >> colour & 1 == 0 || settled && !completes_line(board, x, colour) {
                 continue;
             }
             let mut after = *board;
@@ -81,6 +85,59 @@ pub fn ready_chain(rules: RuleSet, board: &Board, combo: u8) -> Ready {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::rules::Column;
+    use proptest::prelude::*;
+
+    /// Every colour in every column with room, each dropped and resolved: what `ready_chain`
+    /// must find without resolving the drops that cannot match.
+    fn every_drop(rules: RuleSet, board: &Board, combo: u8) -> Ready {
+        let mut best = Ready::default();
+        for x in (0..WIDTH).filter(|&x| board.height(x) + 3 <= VISIBLE_ROWS) {
+            for colour in 1..=COLOURS {
+                let mut after = *board;
+                let outcome = drop_jewel(rules, &mut after, x, colour);
+                let row = board.rest_row(x);
+                let points = (1..)
+                    .zip(outcome.step_counts())
+                    .map(|(step, &cells)| step_points(step, u32::from(cells), combo, row))
+                    .sum();
+                if outcome.chains > 0 && points > best.points {
+                    best = Ready {
+                        points,
+                        steps: outcome.chains,
+                        cells: outcome.removed,
+                        x: x as u8,
+                        colour,
+                    };
+                }
+            }
+        }
+        best
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// On boards the game settles (random locks), skipping the colours that cannot match
+        /// changes nothing.
+        #[test]
+        fn only_drops_that_cannot_match_are_skipped(
+            moves in proptest::collection::vec(([1u8..=6, 1u8..=6, 1u8..=6], 0usize..WIDTH), 1..60),
+            combo in 0u8..=9,
+            real in any::<bool>(),
+        ) {
+            let rules = if real { RuleSet::Real } else { RuleSet::Reference };
+            let mut board = Board::empty();
+            for (jewels, x) in moves {
+                let mut next = board;
+                match rules.lock(&mut next, Column(jewels), x) {
+                    Ok(outcome) if !outcome.game_over => board = next,
+                    _ => continue,
+                }
+                prop_assert_eq!(ready_chain(rules, &board, combo), every_drop(rules, &board, combo));
+            }
+        }
+    }
 
     fn ready(text: &str) -> Ready {
         ready_chain(RuleSet::Real, &Board::from_text(text).unwrap(), 0)

@@ -2,8 +2,8 @@
 //! the spawn of the next column and game over, under either [`RuleSet`].
 
 use super::board::{
-    Board, Column, HIDDEN_MASK, ROWS, ROW_MINUS_1_MASK, ROW_MINUS_2_MASK, STRIDE, VISIBLE_ROWS,
-    WIDTH,
+    bit, Board, Column, HIDDEN_MASK, ROWS, ROW_MINUS_1_MASK, ROW_MINUS_2_MASK, STRIDE,
+    VISIBLE_MASK, VISIBLE_ROWS, WIDTH,
 };
 use super::rule_set::RuleSet;
 use super::SPAWN_X;
@@ -78,6 +78,20 @@ pub(crate) fn matches(board: &Board, rules: RuleSet) -> u128 {
         matched |= start | (start << d) | (start << (2 * d));
     }
     matched
+}
+
+/// True when a jewel of `colour` put on top of column `x` lines up with two of its colour, so
+/// that [`matches`] finds a line through it. The cell must be in the visible rows, where the
+/// real game's exception for row -2 cannot apply.
+#[inline]
+pub(crate) fn completes_line(board: &Board, x: usize, colour: u8) -> bool {
+    let cell = bit(x, board.heights[x] as usize);
+    debug_assert!(cell & VISIBLE_MASK != 0);
+    let same = board.colour_mask(colour) | cell;
+    DIRECTIONS.into_iter().any(|d| {
+        let start = same & (same >> d) & (same >> (2 * d));
+        (start | (start << d) | (start << (2 * d))) & cell != 0
+    })
 }
 
 /// Removes `gone` and lets the stacks fall. The real game compacts rows -1..12 only: whatever
