@@ -13,6 +13,7 @@
 //! checks a cycle it finds by playing one more period and comparing every state.
 
 mod checkpoint;
+mod expected_repeat;
 
 use crate::args::Workers;
 use crate::runner::{foresee, objective_parser, rules_parser, spawn_question, SearchArgs};
@@ -20,6 +21,7 @@ use crate::splitting::{self, Mixed, Player};
 use crate::{build_strategy, parse_ai, progress, with_threads, PLAYER};
 use checkpoint::Checkpoints;
 use clap::builder::TypedValueParser;
+pub use expected_repeat::{expected_repeat, ExpectedRepeat};
 use magic_jewelry::engine::search::parameters::LOCKSTEP_WORK;
 use magic_jewelry::engine::{
     Board, Budget, Column, Game, InputModel, Objective, Question, RuleSet, Strategy,
@@ -298,7 +300,13 @@ pub enum Outcome {
     /// The game ended at this column (the lock that lost it).
     GameOver { column: u64, most_jewels: u32 },
     /// Neither within the columns allowed.
-    Undecided { columns: u64, most_jewels: u32 },
+    Undecided {
+        columns: u64,
+        most_jewels: u32,
+        /// When the states seen so far say a repeat may come ([`expected_repeat`]).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        expected_repeat: Option<ExpectedRepeat>,
+    },
 }
 
 /// One start's result.
@@ -718,6 +726,7 @@ fn play_start_states(
     let outcome = Outcome::Undecided {
         columns: max_columns,
         most_jewels: p.most_jewels,
+        expected_repeat: expected_repeat(p.order.iter().map(|state| state.key(known.blind))),
     };
     (outcome, p)
 }
@@ -742,6 +751,7 @@ fn checked_cycle(
             return Outcome::Undecided {
                 columns: again + (k - cycle.start) as u64,
                 most_jewels: steps.iter().map(|s| s.jewels).max().unwrap_or(0),
+                expected_repeat: None,
             };
         }
         let step = play_column(choose, &mut game, input);
@@ -749,6 +759,7 @@ fn checked_cycle(
             return Outcome::Undecided {
                 columns: again + (k - cycle.start) as u64,
                 most_jewels: steps.iter().map(|s| s.jewels).max().unwrap_or(0),
+                expected_repeat: None,
             };
         }
     }
@@ -1271,11 +1282,22 @@ pub fn describe(result: &StartResult) -> String {
         Outcome::Undecided {
             columns,
             most_jewels,
-        } => format!(
-            "{start}: undecided after {columns} columns: no game over and no state seen twice (at \
-             most {most_jewels} jewels) ({:.1} s)",
-            result.seconds
-        ),
+            expected_repeat,
+        } => {
+            let expected = expected_repeat.map_or(String::new(), |e| {
+                format!(
+                    "; were its map random, a state would come back near column {:.2e} (two \
+                     spawns hold the same board with chance {:.2e}, the same counters with \
+                     chance {:.2e})",
+                    e.column, e.same_board, e.same_counters
+                )
+            });
+            format!(
+                "{start}: undecided after {columns} columns: no game over and no state seen \
+                 twice (at most {most_jewels} jewels){expected} ({:.1} s)",
+                result.seconds
+            )
+        }
     }
 }
 
@@ -1729,6 +1751,43 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// `simple` from the power-on, stopped at 20,000 columns: 638 of its pairs of spawns share
+    /// a board and 1,052 the counters, which put a repeat near column 612,000. Played on, its
+    /// first state seen twice comes at column 664,497 (`docs/horizon.md`).
+    #[test]
+    fn an_undecided_game_says_when_a_state_may_come_back() {
+        let ai = parse_ai("simple", None, RuleSet::Real).expect("simple");
+        let mut strategy = build_strategy(
+            ai.strategy,
+            &ai.evaluation,
+            RuleSet::Real,
+            Objective::Survive,
+        );
+        let columns = 20_000;
+        let outcome = play_start(
+            &mut choices_of(strategy.as_mut()),
+            POWER_ON_STATE,
+            columns,
+            &Known::new(Blind::of(Objective::Survive, false), KEEP_ONE_IN),
+            |_| {},
+        );
+        let Outcome::Undecided {
+            expected_repeat: Some(repeat),
+            ..
+        } = outcome
+        else {
+            panic!("{outcome:?}");
+        };
+        let pairs = (columns * (columns - 1)) as f64;
+        assert_eq!((repeat.same_board * pairs).round(), 638.0, "{repeat:?}");
+        assert_eq!(
+            (repeat.same_counters * pairs).round(),
+            1_052.0,
+            "{repeat:?}"
+        );
+        assert_eq!((repeat.column / 1000.0).round(), 612.0, "{repeat:?}");
+    }
+
     /// The smart strategy goes on for the 2,000 columns allowed: undecided, with how full it
     /// kept the board.
     #[test]
@@ -1748,7 +1807,7 @@ mod tests {
             |_| {},
         );
         assert!(
-            matches!(outcome, Outcome::Undecided { columns: 2_000, most_jewels } if most_jewels < 40),
+            matches!(outcome, Outcome::Undecided { columns: 2_000, most_jewels, .. } if most_jewels < 40),
             "{outcome:?}"
         );
     }
