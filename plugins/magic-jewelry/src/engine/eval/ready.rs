@@ -59,27 +59,34 @@ pub fn ready_chain(rules: RuleSet, board: &Board, combo: u8) -> Ready {
             if colours >> colour & 1 == 0 || settled && !completes_line(board, x, colour) {
                 continue;
             }
-            let mut after = *board;
-            let outcome = drop_jewel(rules, &mut after, x, colour);
-            if outcome.chains == 0 {
-                continue;
-            }
-            let points = (1..)
-                .zip(outcome.step_counts())
-                .map(|(step, &cells)| step_points(step, u32::from(cells), combo, row))
-                .sum();
-            if points > best.points {
-                best = Ready {
-                    points,
-                    steps: outcome.chains,
-                    cells: outcome.removed,
-                    x: x as u8,
-                    colour,
-                };
+            match drop_chain(rules, board, x, colour, combo) {
+                Some(ready) if ready.points > best.points => best = ready,
+                _ => {}
             }
         }
     }
     best
+}
+
+/// The chain a jewel of `colour` dropped on column `x` sets off, if it matches at all.
+fn drop_chain(rules: RuleSet, board: &Board, x: usize, colour: u8, combo: u8) -> Option<Ready> {
+    let mut after = *board;
+    let outcome = drop_jewel(rules, &mut after, x, colour);
+    if outcome.chains == 0 {
+        return None;
+    }
+    let row = board.rest_row(x);
+    let points = (1..)
+        .zip(outcome.step_counts())
+        .map(|(step, &cells)| step_points(step, u32::from(cells), combo, row))
+        .sum();
+    Some(Ready {
+        points,
+        steps: outcome.chains,
+        cells: outcome.removed,
+        x: x as u8,
+        colour,
+    })
 }
 
 #[cfg(test)]
@@ -94,21 +101,9 @@ mod tests {
         let mut best = Ready::default();
         for x in (0..WIDTH).filter(|&x| board.height(x) + 3 <= VISIBLE_ROWS) {
             for colour in 1..=COLOURS {
-                let mut after = *board;
-                let outcome = drop_jewel(rules, &mut after, x, colour);
-                let row = board.rest_row(x);
-                let points = (1..)
-                    .zip(outcome.step_counts())
-                    .map(|(step, &cells)| step_points(step, u32::from(cells), combo, row))
-                    .sum();
-                if outcome.chains > 0 && points > best.points {
-                    best = Ready {
-                        points,
-                        steps: outcome.chains,
-                        cells: outcome.removed,
-                        x: x as u8,
-                        colour,
-                    };
+                match drop_chain(rules, board, x, colour, combo) {
+                    Some(ready) if ready.points > best.points => best = ready,
+                    _ => {}
                 }
             }
         }
