@@ -9,7 +9,8 @@
 //! board, and that they hold the same counters (the generator's place, the cells since the wild
 //! column, and the level and the combo counter where the player reads them). The product
 //! assumes the board says nothing about the counters; the figure is an order of magnitude, to
-//! say how many columns a proof may need, never a proof.
+//! say how many columns a proof may need, never a proof. A game none of whose boards came twice
+//! gets a bound instead: the chance of the same board taken at the most its count allows.
 
 use super::SpawnState;
 use serde::Serialize;
@@ -26,10 +27,13 @@ pub struct ExpectedRepeat {
     pub same_board: f64,
     /// The chance that they hold the same counters.
     pub same_counters: f64,
+    /// No board came twice: `same_board` is the most the chance can be (95%: three equal
+    /// pairs among all there were), and `column` the soonest the estimate can put a repeat.
+    pub lower_bound: bool,
 }
 
-/// The birthday estimate for a game through `states` (as the player tells them apart), or
-/// `None` when no board came twice: there is nothing to count the chance from.
+/// The birthday estimate for a game through `states` (as the player tells them apart): a
+/// lower bound when no board came twice, `None` when no counters did either (a short game).
 pub fn expected_repeat(states: impl IntoIterator<Item = SpawnState>) -> Option<ExpectedRepeat> {
     // Boards by a 64-bit hash: a game of 40,000,000 columns keeps its counts in memory.
     let hasher = RandomState::new();
@@ -47,12 +51,22 @@ pub fn expected_repeat(states: impl IntoIterator<Item = SpawnState>) -> Option<E
         *counters.entry(counter).or_default() += 1;
         n += 1;
     }
-    let same_board = share_of_equal_pairs(boards.values(), n);
     let same_counters = share_of_equal_pairs(counters.values(), n);
-    (same_board > 0.0 && same_counters > 0.0).then(|| ExpectedRepeat {
+    if same_counters == 0.0 {
+        return None;
+    }
+    let counted = share_of_equal_pairs(boards.values(), n);
+    let lower_bound = counted == 0.0;
+    let same_board = if lower_bound {
+        3.0 / (n as f64 * (n as f64 - 1.0) / 2.0)
+    } else {
+        counted
+    };
+    Some(ExpectedRepeat {
         column: (std::f64::consts::PI / (2.0 * same_board * same_counters)).sqrt(),
         same_board,
         same_counters,
+        lower_bound,
     })
 }
 
@@ -96,17 +110,23 @@ mod tests {
             state("2", 2),
         ];
         let repeat = expected_repeat(states).expect("boards came twice");
+        assert!(!repeat.lower_bound);
         assert_eq!(repeat.same_board, 6.0 / 15.0);
         assert_eq!(repeat.same_counters, 3.0 / 15.0);
         let q = 6.0 / 15.0 * 3.0 / 15.0;
         assert!((repeat.column - (std::f64::consts::PI / (2.0 * q)).sqrt()).abs() < 1e-9);
     }
 
-    /// No board twice: nothing to estimate from.
+    /// No board twice among three spawns: at most 3 equal pairs of the 3, a repeat no sooner
+    /// than sqrt(pi / 2) columns with the counters all equal. No counters twice: no estimate.
     #[test]
-    fn a_game_of_distinct_boards_has_no_estimate() {
+    fn a_game_of_distinct_boards_bounds_the_estimate() {
         let states = [state("1", 0), state("2", 0), state("3", 0)];
-        assert_eq!(expected_repeat(states), None);
+        let repeat = expected_repeat(states).expect("counters came twice");
+        assert!(repeat.lower_bound);
+        assert_eq!((repeat.same_board, repeat.same_counters), (1.0, 1.0));
+        assert_eq!(repeat.column, (std::f64::consts::PI / 2.0).sqrt());
+        assert_eq!(expected_repeat([state("1", 0), state("1", 1)]), None);
         assert_eq!(expected_repeat([]), None);
     }
 }

@@ -1285,12 +1285,21 @@ pub fn describe(result: &StartResult) -> String {
             expected_repeat,
         } => {
             let expected = expected_repeat.map_or(String::new(), |e| {
-                format!(
-                    "; were its map random, a state would come back near column {:.2e} (two \
-                     spawns hold the same board with chance {:.2e}, the same counters with \
-                     chance {:.2e})",
-                    e.column, e.same_board, e.same_counters
-                )
+                if e.lower_bound {
+                    format!(
+                        "; no board came twice: were its map random, a state would come back \
+                         no sooner than near column {:.2e} (two spawns hold the same board with \
+                         chance below {:.2e}, the same counters with chance {:.2e})",
+                        e.column, e.same_board, e.same_counters
+                    )
+                } else {
+                    format!(
+                        "; were its map random, a state would come back near column {:.2e} \
+                         (two spawns hold the same board with chance {:.2e}, the same counters \
+                         with chance {:.2e})",
+                        e.column, e.same_board, e.same_counters
+                    )
+                }
             });
             format!(
                 "{start}: undecided after {columns} columns: no game over and no state seen \
