@@ -457,16 +457,19 @@ impl Known {
         self.hasher.hash_one(state.key(self.blind))
     }
 
+    /// A state's FNV-1a hash (as the player tells states apart): the same in every run.
+    fn stable_hash(&self, state: &SpawnState) -> u64 {
+        let mut hash = Fnv::default();
+        state.key(self.blind).hash(&mut hash);
+        std::hash::Hasher::finish(&hash)
+    }
+
     /// A name for the cycle through `states` that every run gives it, wherever it entered the
-    /// cycle: the least of its states' FNV-1a hashes (as the player tells states apart).
+    /// cycle: the least of its states' [`Known::stable_hash`]es.
     pub fn cycle_name(&self, states: &[SpawnState]) -> u64 {
         states
             .iter()
-            .map(|state| {
-                let mut hash = Fnv::default();
-                state.key(self.blind).hash(&mut hash);
-                std::hash::Hasher::finish(&hash)
-            })
+            .map(|state| self.stable_hash(state))
             .min()
             .unwrap_or(0)
     }
@@ -542,7 +545,8 @@ impl Known {
         let mut most = tail_most;
         for (k, (state, step)) in states.iter().zip(steps).enumerate().rev() {
             most = most.max(step.jewels);
-            if !self.fingerprint(state).is_multiple_of(self.keep_one_in) {
+            // Chosen by a hash every run computes alike, so that every run keeps the same.
+            if !self.stable_hash(state).is_multiple_of(self.keep_one_in) {
                 continue;
             }
             let fate = match fate {
