@@ -1289,21 +1289,17 @@ pub fn describe(result: &StartResult) -> String {
             expected_repeat,
         } => {
             let expected = expected_repeat.map_or(String::new(), |e| {
-                if e.lower_bound {
-                    format!(
-                        "; no board came twice: were its map random, a state would come back \
-                         no sooner than near column {:.2e} (two spawns hold the same board with \
-                         chance below {:.2e}, the same counters with chance {:.2e})",
-                        e.column, e.same_board, e.same_counters
-                    )
+                let (seen, when, below) = if e.lower_bound {
+                    ("no board came twice: ", "no sooner than near", " below")
                 } else {
-                    format!(
-                        "; were its map random, a state would come back near column {:.2e} \
-                         (two spawns hold the same board with chance {:.2e}, the same counters \
-                         with chance {:.2e})",
-                        e.column, e.same_board, e.same_counters
-                    )
-                }
+                    ("", "near", "")
+                };
+                format!(
+                    "; {seen}were its map random, a state would come back {when} column {:.2e} \
+                     (two spawns hold the same board with chance{below} {:.2e}, the same \
+                     counters with chance {:.2e})",
+                    e.column, e.same_board, e.same_counters
+                )
             });
             format!(
                 "{start}: undecided after {columns} columns: no game over and no state seen \
