@@ -465,7 +465,7 @@ impl Known {
     }
 
     /// A name for the cycle through `states` that every run gives it, wherever it entered the
-    /// cycle: the least of its states' [`Known::stable_hash`]es.
+    /// cycle: the least of its states' FNV-1a hashes (as the player tells states apart).
     pub fn cycle_name(&self, states: &[SpawnState]) -> u64 {
         states
             .iter()
