@@ -396,23 +396,26 @@ pub enum Fate {
 /// states that differ there alone have the same future.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Blind {
-    /// The level ($6D). A player without foresight on the fast input model: the level reaches
-    /// it only as the fall speed of its questions, the speed only through the placements a
+    /// The level ($6D), for every player on the fast input model. The level reaches a player
+    /// only as the fall speed of its questions, the speed only through the placements a
     /// column can reach, and those are the same at every speed of the table on every board
-    /// (`the_fast_input_model_reaches_the_same_placements_at_every_speed`). No rule reads the
-    /// level but the speed.
+    /// (`the_fast_input_model_reaches_the_same_placements_at_every_speed`). Foresight also
+    /// tells its boards apart by their level, but every board of one decision has the
+    /// level of the question plus the wild columns its path landed (wrapping at 256 as the
+    /// game's does), so that another level shifts them all alike. No rule reads the level
+    /// but the speed.
     pub level: bool,
     /// The combo counter ($A0). A player that does not weigh the points of locks (the survive
-    /// objective without foresight): only the points read the combo.
+    /// objective, with foresight or without): only the points read the combo.
     pub combo: bool,
 }
 
 impl Blind {
-    /// What the player of these settings is blind to.
-    pub fn of(objective: Objective, foresight: bool) -> Self {
+    /// What the player of these settings is blind to (the same with foresight or without).
+    pub fn of(objective: Objective) -> Self {
         Self {
-            level: !foresight,
-            combo: !foresight && objective == Objective::Survive,
+            level: true,
+            combo: objective == Objective::Survive,
         }
     }
 }
@@ -966,7 +969,7 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
         "horizon",
     );
     let began = Instant::now();
-    let known = Known::new(Blind::of(args.objective, foresight.is_some()), KEEP_ONE_IN);
+    let known = Known::new(Blind::of(args.objective), KEEP_ONE_IN);
     if let Some(checkpoints) = &checkpoints {
         known.insert(&checkpoints.load_lessons()?);
     }
@@ -1366,6 +1369,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use magic_jewelry::engine::{Counters, ForesightConfig};
 
     /// A player's fingerprint is its own: two builds of one agree, another strategy or
     /// objective differs.
@@ -1604,7 +1608,7 @@ mod tests {
     }
 
     /// Two states that differ only in what the player is blind to are one state; otherwise two.
-    /// Foresight sees the level and the combo, the score objective the combo.
+    /// Every player is blind to the level, the survive objective to the combo.
     #[test]
     fn a_player_meets_a_state_that_differs_in_what_it_is_blind_to() {
         let state = SpawnState::of(&Game::from_generator_state(POWER_ON_STATE));
@@ -1613,27 +1617,107 @@ mod tests {
             ..state
         };
         let other_combo = SpawnState { combo: 9, ..state };
-        let cases = [
-            (Objective::Survive, false, true, true),
-            (Objective::Score, false, true, false),
-            (Objective::Survive, true, false, false),
-            (Objective::Score, true, false, false),
-        ];
-        for (objective, foresight, level_blind, combo_blind) in cases {
-            let known = Known::new(Blind::of(objective, foresight), 1);
-            let case = format!("{objective:?}, foresight {foresight}");
-            assert_eq!(known.same(&state, &other_level), level_blind, "{case}");
-            assert_eq!(known.same(&state, &other_combo), combo_blind, "{case}");
+        for (objective, combo_blind) in [(Objective::Survive, true), (Objective::Score, false)] {
+            let known = Known::new(Blind::of(objective), 1);
+            assert!(known.same(&state, &other_level), "{objective:?}");
             assert_eq!(
-                known.fingerprint(&state) == known.fingerprint(&other_level),
-                level_blind,
-                "{case}"
+                known.same(&state, &other_combo),
+                combo_blind,
+                "{objective:?}"
+            );
+            assert_eq!(
+                known.fingerprint(&state) == known.fingerprint(&other_combo),
+                combo_blind,
+                "{objective:?}"
             );
             let other_counter = SpawnState {
                 since_wild: state.since_wild + 1,
                 ..state
             };
-            assert!(!known.same(&state, &other_counter), "{case}");
+            assert!(!known.same(&state, &other_counter), "{objective:?}");
+        }
+    }
+
+    /// What `Blind` says of foresight, played: from one spawn at levels that cover every fall
+    /// speed and wrap from 255 to 0 on the way (and, for the survive objective, every combo),
+    /// the foresight player makes the same choices and leaves the same boards for 30 columns,
+    /// through the wild columns that raise the level.
+    #[test]
+    fn foresight_plays_alike_at_every_level() {
+        let config = ForesightConfig {
+            beam: 8,
+            work: 1_500,
+            ..ForesightConfig::default()
+        };
+        // A tall board: the power-on game played by `smart` for points until it holds 24
+        // jewels (47 columns).
+        let mut game = Game::from_generator_state(POWER_ON_STATE);
+        let smart = parse_ai("smart", None, RuleSet::Real).expect("an AI");
+        let mut smart = build_strategy(
+            smart.strategy,
+            &smart.evaluation,
+            RuleSet::Real,
+            Objective::Score,
+        );
+        let mut columns = 0;
+        while game.board().jewels() < 24 && columns < 200 {
+            play_column(&mut choices_of(smart.as_mut()), &mut game, InputModel::FAST);
+            columns += 1;
+        }
+        let ai = parse_ai(PLAYER, None, RuleSet::Real).expect("the player");
+        let here = SpawnState::of(&game);
+        assert_eq!((columns, game.board().jewels()), (47, 24));
+        for objective in [Objective::Survive, Objective::Score] {
+            let mut player = foresee(
+                build_strategy(ai.strategy, &ai.evaluation, RuleSet::Real, objective),
+                Some(config),
+            );
+            player.set_budget(Budget::work(Some(LOCKSTEP_WORK)));
+            let combos: &[u8] = match objective {
+                Objective::Survive => &[0, 4, 9],
+                Objective::Score => &[here.combo],
+            };
+            let mut games = Vec::new();
+            for level in [0, 1, 2, 5, 9, 14, 20, 21, 40, 128, 254, 255] {
+                for &combo in combos {
+                    let counters = Counters {
+                        level,
+                        combo,
+                        since_wild: 60,
+                        ..*game.counters()
+                    };
+                    let mut game = Game::at_spawn(
+                        here.board,
+                        here.current,
+                        here.next,
+                        here.cycle_position,
+                        counters,
+                    );
+                    let mut boards = Vec::new();
+                    for _ in 0..30 {
+                        play_column(
+                            &mut choices_of(player.as_mut()),
+                            &mut game,
+                            InputModel::FAST,
+                        );
+                        boards.push(*game.board());
+                    }
+                    let raised = game.counters().level.wrapping_sub(level);
+                    games.push(((level, combo), raised, boards));
+                }
+            }
+            let (_, raised, first) = &games[0];
+            assert!(
+                *raised >= 1,
+                "no wild column landed: the level never changed"
+            );
+            for (start, other_raised, boards) in &games[1..] {
+                assert_eq!(other_raised, raised, "{objective:?} from {start:?}");
+                assert!(
+                    boards == first,
+                    "{objective:?} from {start:?} went otherwise"
+                );
+            }
         }
     }
 
@@ -1725,7 +1809,7 @@ mod tests {
             lessons
         };
         // Keeping one state in two: fewer than the six the game went through.
-        let halved = Known::new(Blind::of(Objective::Survive, false), 2);
+        let halved = Known::new(Blind::of(Objective::Survive), 2);
         let some = learn(&halved);
         assert!(some.len() < 6 && some.len() == halved.len(), "{some:?}");
         checkpoints
@@ -1777,7 +1861,7 @@ mod tests {
             &mut choices_of(strategy.as_mut()),
             POWER_ON_STATE,
             columns,
-            &Known::new(Blind::of(Objective::Survive, false), KEEP_ONE_IN),
+            &Known::new(Blind::of(Objective::Survive), KEEP_ONE_IN),
             |_| {},
         );
         let Outcome::Undecided {
