@@ -45,7 +45,7 @@ impl Tally {
 }
 
 /// What a search values its paths with.
-pub trait Goal: Send {
+pub trait Goal: Send + Sync {
     /// Whether values depend on what the locks did. Searches then count every lock of a path,
     /// and follow a lock that brings the wild column with the wild column; otherwise they
     /// skip the counting, and the path is the columns shown.
@@ -62,7 +62,7 @@ pub trait Goal: Send {
 }
 
 /// The survive objective: the board alone, whatever the locks scored.
-impl<E: Evaluator + Send> Goal for E {
+impl<E: Evaluator + Send + Sync> Goal for E {
     #[inline]
     fn sees_locks(&self) -> bool {
         false
@@ -84,7 +84,7 @@ impl<E: Evaluator + Send> Goal for E {
 }
 
 /// The score objective: the board's safety, the points, and what the board promises.
-impl<E: Evaluator + Send> Goal for ScoreEvaluator<E> {
+impl<E: Evaluator + Send + Sync> Goal for ScoreEvaluator<E> {
     fn sees_locks(&self) -> bool {
         true
     }

@@ -2,17 +2,24 @@
 //! after one more column whose colours are not known yet, weighed by the rule set's colour
 //! odds (uniform for the reference; red and blue twice as likely in the real game), or the wild
 //! column when the path brought it and the goal counts locks.
+//!
+//! A decision runs on every core (the first placements' paths, then each look-ahead's
+//! triples) and gathers the results in the order one core visits them, so that its choice and
+//! value are the same on any machine (`deep_decides_alike_on_any_number_of_cores`): the score
+//! objective's `horizon` plays 3,000 columns in 6.3 s on two cores against 10.9 s on one.
 
 use super::{column_after, count, for_each_result, Budget, Choice, Seat, SeatView};
 use super::{Strategy, LOSS, RANKED};
 use crate::engine::eval::{AnyEvaluator, Goal, Tally};
 use crate::engine::rules::board::{Board, Column, COLOURS};
+use crate::engine::rules::resolve::LockOutcome;
 use crate::engine::rules::RuleSet;
 use crate::engine::search::input::{FallState, InputModel};
 use crate::engine::search::placement::{reachable, Placement, MAX_PLACEMENTS};
 use crate::engine::search::question::Question;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
 /// How far `deep` looks.
@@ -176,18 +183,27 @@ impl<G: Goal> Deep<G> {
         if placements.is_empty() {
             return (LOSS, 0);
         }
+        // The triples on every core; their bests summed in the triples' order, so that the
+        // value is the same to the last bit however many cores there are.
+        let bests: Vec<(f64, u64)> = columns
+            .par_iter()
+            .map(|&(triple, _)| {
+                let (mut best, mut boards) = (LOSS, 0u64);
+                for_each_result(rules, board, triple, &placements, |p, after, outcome| {
+                    if !outcome.game_over {
+                        boards += 1;
+                        let tally = count(goal, rules, tally, outcome, p.y, triple);
+                        best = best.max(goal.value(rules, after, &tally));
+                    }
+                });
+                (best, boards)
+            })
+            .collect();
         let mut total = 0.0;
         let mut boards = 0u64;
-        for &(triple, weight) in columns {
-            let mut best = LOSS;
-            for_each_result(rules, board, triple, &placements, |p, after, outcome| {
-                if !outcome.game_over {
-                    boards += 1;
-                    let tally = count(goal, rules, tally, outcome, p.y, triple);
-                    best = best.max(goal.value(rules, after, &tally));
-                }
-            });
+        for (&(_, weight), (best, scored)) in columns.iter().zip(bests) {
             total += weight * best;
+            boards += scored;
         }
         (total, boards)
     }
@@ -226,33 +242,31 @@ impl<G: Goal> Strategy for Deep<G> {
         let spawn = question.next_spawn(rules);
         let goal = &self.seat.goal;
         let at_start = Tally::start(question.counters);
-        let pool = &mut self.pool;
-        pool.clear();
-        let mut fallback: Option<Choice> = None;
-        for_each_result(rules, board, current, &placements, |p, after, outcome| {
+        // The boards after a first placement and every placement of the column after it (the
+        // first board alone when there is none, or when every placement of it loses); `Err`
+        // when the first placement loses the game.
+        let paths_from = |p: &Placement, after: &Board, outcome: &LockOutcome| {
             if outcome.game_over {
-                fallback.get_or_insert(Choice::of(p, 2.0 * LOSS));
-                return;
+                return Err(Choice::of(p, 2.0 * LOSS));
             }
             let tally = count(goal, rules, &at_start, outcome, p.y, current);
             let Some(second) = column_after(&tally, next) else {
-                pool.push(Candidate {
+                return Ok(vec![Candidate {
                     first: *p,
                     board: *after,
                     tally,
                     score: goal.value(rules, after, &tally),
                     interim: 0.0,
                     terminal: false,
-                });
-                return;
+                }]);
             };
             let placements = reachable(after, spawn, input);
-            let before = pool.len();
             let first_cost = goal.interim(after);
+            let mut paths = Vec::with_capacity(placements.as_slice().len());
             for_each_result(rules, after, second, &placements, |q, last, outcome| {
                 if !outcome.game_over {
                     let tally = count(goal, rules, &tally, outcome, q.y, second);
-                    pool.push(Candidate {
+                    paths.push(Candidate {
                         first: *p,
                         board: *last,
                         tally,
@@ -262,8 +276,8 @@ impl<G: Goal> Strategy for Deep<G> {
                     });
                 }
             });
-            if pool.len() == before {
-                pool.push(Candidate {
+            if paths.is_empty() {
+                paths.push(Candidate {
                     first: *p,
                     board: *after,
                     tally,
@@ -272,7 +286,29 @@ impl<G: Goal> Strategy for Deep<G> {
                     terminal: true,
                 });
             }
+            Ok(paths)
+        };
+        // The first placements on every core, their paths gathered in the order one core
+        // would visit them.
+        let mut firsts = Vec::with_capacity(placements.as_slice().len());
+        for_each_result(rules, board, current, &placements, |p, after, outcome| {
+            firsts.push((*p, *after, *outcome));
         });
+        let paths: Vec<_> = firsts
+            .par_iter()
+            .map(|(p, after, outcome)| paths_from(p, after, outcome))
+            .collect();
+        let pool = &mut self.pool;
+        pool.clear();
+        let mut fallback: Option<Choice> = None;
+        for path in paths {
+            match path {
+                Ok(candidates) => pool.extend(candidates),
+                Err(lost) => {
+                    fallback.get_or_insert(lost);
+                }
+            }
+        }
         if pool.is_empty() {
             return fallback;
         }
@@ -420,6 +456,51 @@ mod tests {
         }
         // The 1s on this board are worth more when 1s come twice as often.
         assert_ne!(expectations[0], expectations[1]);
+    }
+
+    /// Cores change how fast `deep` decides, never what: the decisions of one game (the score
+    /// objective's, whose values weigh every path's points) are the same on one core and on
+    /// four, to the last bit of their values.
+    #[test]
+    fn deep_decides_alike_on_any_number_of_cores() {
+        use crate::engine::eval::score::{ScoreEvaluator, ScoreWeights};
+        use crate::engine::rules::Game;
+        let play = |threads| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a thread pool");
+            pool.install(|| {
+                let goal = ScoreEvaluator::new(AnyEvaluator::default(), ScoreWeights::default());
+                let config = DeepConfig {
+                    budget: Budget::work(Some(3_000)),
+                    ..DeepConfig::default()
+                };
+                let mut deep = Deep::new(goal, config);
+                let mut game = Game::from_generator_state(0xADAD);
+                let mut decisions = Vec::new();
+                for _ in 0..30 {
+                    let start = FallState::spawn(game.fall_speed());
+                    let question = Question {
+                        counters: *game.counters(),
+                        ..Question::new(
+                            *game.board(),
+                            game.current(),
+                            Some(game.next()),
+                            start,
+                            InputModel::FAST,
+                        )
+                    };
+                    let choice = deep.choose(&question).expect("a placement");
+                    decisions.push((choice.x, choice.arrangement, choice.score.to_bits()));
+                    game.play(Some((choice.x, choice.arrangement)));
+                }
+                decisions
+            })
+        };
+        let alone = play(1);
+        assert_eq!(alone.len(), 30);
+        assert_eq!(alone, play(4));
     }
 
     #[test]

@@ -222,7 +222,7 @@ pub fn strategy_by_name(
 
 /// [`strategy_by_name`] with any evaluator (weighted features, a learned value, or one of the
 /// lab's wrappers).
-pub fn strategy_with<E: Evaluator + Send + 'static>(
+pub fn strategy_with<E: Evaluator + Send + Sync + 'static>(
     name: &str,
     evaluation: E,
 ) -> Result<Box<dyn Strategy>, UnknownStrategy> {
@@ -230,7 +230,7 @@ pub fn strategy_with<E: Evaluator + Send + 'static>(
 }
 
 /// [`strategy_with`] playing for `objective` ([`StrategySpec::build`]).
-pub fn strategy_for<E: Evaluator + Send + 'static>(
+pub fn strategy_for<E: Evaluator + Send + Sync + 'static>(
     name: &str,
     evaluation: E,
     objective: Objective,

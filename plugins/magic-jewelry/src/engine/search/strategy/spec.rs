@@ -56,7 +56,7 @@ impl StrategySpec {
     /// The strategy playing for `objective`, valuing boards for safety with `evaluation`: the
     /// survive objective values a path's last board with it alone, the score objective with
     /// the points and the promise of the board too ([`ScoreEvaluator`]).
-    pub fn build<E: Evaluator + Send + 'static>(
+    pub fn build<E: Evaluator + Send + Sync + 'static>(
         self,
         evaluation: E,
         objective: Objective,
