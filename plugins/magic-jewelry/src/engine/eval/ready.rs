@@ -3,13 +3,13 @@
 //! does the same, so that a board prepared for a 3- or 4-step chain outranks one that cashed
 //! three cells.
 //!
-//! Only colours that touch the cell the jewel lands on can match there, so each column tries
-//! the colours of its landing cell's neighbours (two or three on most boards) rather than all
-//! six, and resolves only those that line up with two of their colour: on a settled board a
-//! match must run through the new jewel.
+//! On a settled board a match must run through the new jewel, so a drop is resolved only where
+//! its colour lines up with two of its own at the landing cell: found for every landing cell at
+//! once, a colour at a time, with the board's bit masks (`lines_through`), before any drop is
+//! tried.
 
-use crate::engine::rules::board::{Board, COLOURS, VISIBLE_ROWS, WIDTH};
-use crate::engine::rules::resolve::{completes_line, drop_jewel, matches};
+use crate::engine::rules::board::{bit, Board, COLOURS, VISIBLE_ROWS, WIDTH};
+use crate::engine::rules::resolve::{drop_jewel, lines_through, matches};
 use crate::engine::rules::scoring::step_points;
 use crate::engine::rules::RuleSet;
 
@@ -37,26 +37,32 @@ const NEIGHBOURS: [(i8, i8); 7] = [(0, 1), (-1, 0), (1, 0), (-1, 1), (1, 1), (-1
 /// trigger must be a move the game allows without losing.
 pub fn ready_chain(rules: RuleSet, board: &Board, combo: u8) -> Ready {
     let mut best = Ready::default();
-    // A board with a match of its own (never a search's, which are settled) resolves that
-    // match whatever the jewel: every drop is tried.
+    let landings = (0..WIDTH)
+        .filter(|&x| board.height(x) + 3 <= VISIBLE_ROWS)
+        .fold(0, |cells, x| cells | bit(x, board.height(x)));
+    // On a settled board (every search's) a match must run through the new jewel, so only the
+    // colours that line up with two of their own there are resolved. A board with a match of
+    // its own resolves that match whatever the jewel: every colour beside the landing cell is
+    // tried.
     let settled = matches(board, rules) == 0;
+    let lines = settled.then(|| {
+        std::array::from_fn::<u128, { COLOURS as usize + 1 }, _>(|colour| {
+            lines_through(board, landings, colour as u8)
+        })
+    });
     for x in 0..WIDTH {
-        if board.height(x) + 3 > VISIBLE_ROWS {
+        let cell = bit(x, board.height(x));
+        if landings & cell == 0 {
             continue;
         }
-        let row = board.rest_row(x);
-        let mut colours = 0u8;
-        for (dx, dy) in NEIGHBOURS {
-            let nx = x as i8 + dx;
-            if (0..WIDTH as i8).contains(&nx) {
-                let cell = board.get(row + dy, nx as usize);
-                if (1..=COLOURS).contains(&cell) {
-                    colours |= 1 << cell;
-                }
-            }
-        }
+        let colours = match &lines {
+            Some(lines) => (1..=COLOURS)
+                .filter(|&colour| lines[colour as usize] & cell != 0)
+                .fold(0u8, |colours, colour| colours | 1 << colour),
+            None => neighbour_colours(board, x),
+        };
         for colour in 1..=COLOURS {
-            if colours >> colour & 1 == 0 || settled && !completes_line(board, x, colour) {
+            if colours >> colour & 1 == 0 {
                 continue;
             }
             match drop_chain(rules, board, x, colour, combo) {
@@ -66,6 +72,22 @@ pub fn ready_chain(rules: RuleSet, board: &Board, combo: u8) -> Ready {
         }
     }
     best
+}
+
+/// The colours beside the cell a jewel dropped on column `x` lands on.
+fn neighbour_colours(board: &Board, x: usize) -> u8 {
+    let row = board.rest_row(x);
+    let mut colours = 0u8;
+    for (dx, dy) in NEIGHBOURS {
+        let nx = x as i8 + dx;
+        if (0..WIDTH as i8).contains(&nx) {
+            let cell = board.get(row + dy, nx as usize);
+            if (1..=COLOURS).contains(&cell) {
+                colours |= 1 << cell;
+            }
+        }
+    }
+    colours
 }
 
 /// The chain a jewel of `colour` dropped on column `x` sets off, if it matches at all.

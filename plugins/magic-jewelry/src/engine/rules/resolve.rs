@@ -2,8 +2,8 @@
 //! the spawn of the next column and game over, under either [`RuleSet`].
 
 use super::board::{
-    bit, Board, Column, HIDDEN_MASK, ROWS, ROW_MINUS_1_MASK, ROW_MINUS_2_MASK, STRIDE,
-    VISIBLE_MASK, VISIBLE_ROWS, WIDTH,
+    Board, Column, HIDDEN_MASK, ROWS, ROW_MINUS_1_MASK, ROW_MINUS_2_MASK, STRIDE, VISIBLE_MASK,
+    VISIBLE_ROWS, WIDTH,
 };
 use super::rule_set::RuleSet;
 use super::SPAWN_X;
@@ -80,18 +80,21 @@ pub(crate) fn matches(board: &Board, rules: RuleSet) -> u128 {
     matched
 }
 
-/// True when a jewel of `colour` put on top of column `x` lines up with two of its colour, so
-/// that [`matches`] finds a line through it. The cell must be in the visible rows, where the
-/// real game's exception for row -2 cannot apply.
+/// The cells of `cells` (empty cells in the visible rows, where the real game's exception for
+/// row -2 cannot apply) where a jewel of `colour` would line up with two of its colour, so that
+/// [`matches`] finds a line through it: every cell at once.
 #[inline]
-pub(crate) fn completes_line(board: &Board, x: usize, colour: u8) -> bool {
-    let cell = bit(x, board.heights[x] as usize);
-    debug_assert!(cell & VISIBLE_MASK != 0);
-    let same = board.colour_mask(colour) | cell;
-    DIRECTIONS.into_iter().any(|d| {
-        let start = same & (same >> d) & (same >> (2 * d));
-        (start | (start << d) | (start << (2 * d))) & cell != 0
-    })
+pub(crate) fn lines_through(board: &Board, cells: u128, colour: u8) -> u128 {
+    debug_assert!(cells & !VISIBLE_MASK == 0);
+    let same = board.colour_mask(colour);
+    let mut through = 0;
+    for d in DIRECTIONS {
+        // Two of the colour ahead, one on each side, or two behind.
+        let ahead = same >> d;
+        let behind = same << d;
+        through |= (ahead & same >> (2 * d)) | (behind & ahead) | (behind & same << (2 * d));
+    }
+    through & cells
 }
 
 /// Removes `gone` and lets the stacks fall. The real game compacts rows -1..12 only: whatever
