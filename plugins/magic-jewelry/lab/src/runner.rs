@@ -5,8 +5,8 @@
 use super::stats::Stats;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use magic_jewelry::engine::{
-    Budget, FallState, Foresight, ForesightConfig, Game, InputModel, Objective, Question, RuleSet,
-    Strategy, Turn, RULE_SET_NAMES,
+    Budget, Foresight, ForesightConfig, Game, InputModel, Objective, Question, RuleSet, Strategy,
+    Turn, RULE_SET_NAMES,
 };
 use std::time::{Duration, Instant};
 
@@ -164,22 +164,6 @@ impl GameConfig {
     }
 }
 
-/// What a strategy is asked about `game`'s column in hand as it spawns: the board, both
-/// columns and the counters, and the column generator when `foresight` lets it see ahead.
-pub fn spawn_question(game: &Game, input: InputModel, foresight: bool) -> Question {
-    Question {
-        counters: *game.counters(),
-        generator: foresight.then(|| game.generator().clone()),
-        ..Question::new(
-            *game.board(),
-            game.current(),
-            Some(game.next()),
-            FallState::spawn(game.fall_speed()),
-            input,
-        )
-    }
-}
-
 /// Plays `columns` columns of the sequence seeded by `seed` from an empty board (after a game
 /// over a new game starts), calling `on_turn` after each column with what it did and, when
 /// `config.timed`, how long the decision took. The strategy is set to the game's rules. Returns
@@ -195,7 +179,7 @@ pub fn run(
     let mut game = Game::new(config.rules, seed);
     for _ in 0..columns {
         let began = config.timed.then(Instant::now);
-        let question = spawn_question(&game, config.input, config.foresight);
+        let question = Question::at_spawn(&game, config.input, config.foresight);
         let choice = strategy.choose(&question);
         let elapsed = began.map(|t| t.elapsed());
         let turn = game.play(choice.map(|c| (c.x, c.arrangement)));
@@ -389,14 +373,7 @@ mod tests {
         let config = GameConfig::default();
         // The same loop as `run`, keeping each board.
         for _ in 0..120 {
-            let start = FallState::spawn(game.fall_speed());
-            let choice = deep.choose(&magic_jewelry::engine::Question::new(
-                *game.board(),
-                game.current(),
-                Some(game.next()),
-                start,
-                config.input,
-            ));
+            let choice = deep.choose(&Question::at_spawn(&game, config.input, false));
             game.play(choice.map(|c| (c.x, c.arrangement)));
             boards.push(*game.board());
         }

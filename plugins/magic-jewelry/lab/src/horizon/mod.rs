@@ -16,7 +16,7 @@ mod checkpoint;
 mod expected_repeat;
 
 use crate::args::Workers;
-use crate::runner::{foresee, objective_parser, rules_parser, spawn_question, SearchArgs};
+use crate::runner::{foresee, objective_parser, rules_parser, SearchArgs};
 use crate::splitting::{self, Mixed, Player};
 use crate::{build_strategy, parse_ai, progress, with_threads, PLAYER};
 use checkpoint::Checkpoints;
@@ -351,7 +351,7 @@ pub fn player_fingerprint(choose: &mut Choose<'_>) -> String {
     let mut game = Game::from_generator_state(POWER_ON_STATE);
     let mut hash = Fnv::default();
     for _ in 0..FINGERPRINT_COLUMNS {
-        let question = spawn_question(&game, InputModel::FAST, true);
+        let question = Question::at_spawn(&game, InputModel::FAST, true);
         let choice = choose(&question);
         hash.write(&choice.map_or([0xFF; 2], |(x, arrangement)| [x, arrangement]));
         if game.play(choice).lost {
@@ -365,7 +365,7 @@ pub fn player_fingerprint(choose: &mut Choose<'_>) -> String {
 pub fn play_column(choose: &mut Choose<'_>, game: &mut Game, input: InputModel) -> Step {
     // Only the real game's generator is there to be known: independent colours are not.
     let knowable = game.generator_cycle_position().is_some();
-    let question = spawn_question(game, input, knowable);
+    let question = Question::at_spawn(game, input, knowable);
     let turn = game.play(choose(&question));
     Step {
         jewels: turn.jewels,

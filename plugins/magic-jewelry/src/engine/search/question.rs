@@ -4,7 +4,7 @@
 use super::input::{FallState, InputModel};
 use super::placement::{reachable, Placements};
 use crate::engine::rules::board::{Board, Column};
-use crate::engine::rules::{ColumnGenerator, Counters, RuleSet};
+use crate::engine::rules::{ColumnGenerator, Counters, Game, RuleSet};
 use serde::{Deserialize, Serialize};
 
 /// Where to put `current` on `board`.
@@ -44,6 +44,22 @@ impl Question {
             input,
             counters: Counters::default(),
             generator: None,
+        }
+    }
+
+    /// What a strategy is asked about `game`'s column in hand as it spawns: the board, both
+    /// columns and the counters, and the column generator when `foresight` lets it see ahead.
+    pub fn at_spawn(game: &Game, input: InputModel, foresight: bool) -> Self {
+        Self {
+            counters: *game.counters(),
+            generator: foresight.then(|| game.generator().clone()),
+            ..Self::new(
+                *game.board(),
+                game.current(),
+                Some(game.next()),
+                FallState::spawn(game.fall_speed()),
+                input,
+            )
         }
     }
 

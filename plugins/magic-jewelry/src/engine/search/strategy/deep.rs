@@ -466,11 +466,7 @@ mod tests {
         use crate::engine::eval::score::{ScoreEvaluator, ScoreWeights};
         use crate::engine::rules::Game;
         let play = |threads| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .expect("a thread pool");
-            pool.install(|| {
+            super::super::on_threads(threads, || {
                 let goal = ScoreEvaluator::new(AnyEvaluator::default(), ScoreWeights::default());
                 let config = DeepConfig {
                     budget: Budget::work(Some(3_000)),
@@ -480,17 +476,7 @@ mod tests {
                 let mut game = Game::from_generator_state(0xADAD);
                 let mut decisions = Vec::new();
                 for _ in 0..30 {
-                    let start = FallState::spawn(game.fall_speed());
-                    let question = Question {
-                        counters: *game.counters(),
-                        ..Question::new(
-                            *game.board(),
-                            game.current(),
-                            Some(game.next()),
-                            start,
-                            InputModel::FAST,
-                        )
-                    };
+                    let question = Question::at_spawn(&game, InputModel::FAST, false);
                     let choice = deep.choose(&question).expect("a placement");
                     decisions.push((choice.x, choice.arrangement, choice.score.to_bits()));
                     game.play(Some((choice.x, choice.arrangement)));

@@ -439,11 +439,7 @@ mod tests {
     fn foresight_decides_alike_on_any_number_of_cores() {
         use crate::engine::rules::Game;
         let play = |threads| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .expect("a thread pool");
-            pool.install(|| {
+            super::super::on_threads(threads, || {
                 let config = ForesightConfig {
                     depth: 6,
                     beam: 16,
@@ -455,17 +451,7 @@ mod tests {
                 let mut game = Game::from_generator_state(0xADAD);
                 let mut decisions = Vec::new();
                 for _ in 0..40 {
-                    let question = Question {
-                        counters: *game.counters(),
-                        generator: Some(game.generator().clone()),
-                        ..Question::new(
-                            *game.board(),
-                            game.current(),
-                            Some(game.next()),
-                            FallState::spawn(game.fall_speed()),
-                            InputModel::FAST,
-                        )
-                    };
+                    let question = Question::at_spawn(&game, InputModel::FAST, true);
                     let choice = foresight.choose(&question).expect("a placement");
                     let cut_short = foresight.last_depth() < Some(config.depth);
                     decisions.push((

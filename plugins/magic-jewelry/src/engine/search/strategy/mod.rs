@@ -357,6 +357,17 @@ pub(crate) fn next_spawn(rules: RuleSet, start: FallState, current: Column) -> F
 #[cfg(test)]
 mod objective_tests;
 
+/// `job` on a thread pool of its own with `threads` threads: what runs on "every core" there
+/// runs on these.
+#[cfg(test)]
+pub(crate) fn on_threads<T: Send>(threads: usize, job: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+        .install(job)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
