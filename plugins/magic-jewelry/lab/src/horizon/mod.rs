@@ -1754,23 +1754,23 @@ mod tests {
                 save,
             )
         };
-        // Stopped at 5,000 columns, its last checkpoint at 4,096 (the one it leaves undecided
-        // is not taken here).
+        // Stopped at 9,000 columns, its checkpoints at 4,096 and 8,192 (the one it leaves
+        // undecided is not taken here).
         let mut save = |p: &Progress, g: &Game, last: bool| {
             if !last {
                 checkpoints.save(POWER_ON_STATE, p, g).expect("saved");
             }
         };
-        play(5_000, None, &mut save);
+        play(9_000, None, &mut save);
         let resumed = checkpoints
             .load(POWER_ON_STATE)
             .expect("read")
             .expect("kept");
-        assert_eq!(resumed.0.order.len(), 4_096);
-        let (outcome, again) = play(8_000, Some(resumed), &mut |_, _, _| {});
-        let (straight_outcome, straight) = play(8_000, None, &mut |_, _, _| {});
+        assert_eq!(resumed.0.order.len(), 8_192);
+        let (outcome, again) = play(12_000, Some(resumed), &mut |_, _, _| {});
+        let (straight_outcome, straight) = play(12_000, None, &mut |_, _, _| {});
         assert_eq!(outcome, straight_outcome);
-        assert_eq!(again.order.len(), 8_000);
+        assert_eq!(again.order.len(), 12_000);
         assert!(again.order == straight.order, "the resumed game parted");
         let jewels = |p: &Progress| p.steps.iter().map(|s| s.jewels).collect::<Vec<_>>();
         assert_eq!(jewels(&again), jewels(&straight));
