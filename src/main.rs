@@ -1,7 +1,9 @@
 //! The `jewelbot` command: the window, headless runs, the RAM inspector, traces, conformance,
 //! and the lab's tools, each command in its own module.
 
+use anyhow::Context;
 use clap::FromArgMatches;
+use jewelbot_host::interrupt::Interrupt;
 use jewelbot_host::outputs::Input;
 use jewelbot_host::rom::RomError;
 use jewelbot_host::session::{SessionConfig, SessionError};
@@ -128,7 +130,19 @@ fn run(cli: Cli, plugins: &Plugins, out: &mut dyn Write) -> anyhow::Result<ExitC
         Some(Command::Ram(args)) => ram::ram(&args, plugins, out),
         Some(Command::Record(args)) => record::record(&args, plugins, out),
         Some(Command::RomInfo(args)) => rom_info::rom_info(&args.path, out),
-        Some(Command::Lab(command)) => command.run(out).map(|()| ExitCode::SUCCESS),
+        Some(Command::Lab(command)) => {
+            // Only a command that honours a stop listens: any other ends at once.
+            let interrupt = if command.honours_stop() {
+                Interrupt::listen().context("cannot listen for signals")?
+            } else {
+                Interrupt::default()
+            };
+            let asked = interrupt.clone();
+            command.run(out, &move || asked.requested())?;
+            Ok(interrupt.signal().map_or(ExitCode::SUCCESS, |signal| {
+                ExitCode::from(signal.exit_status())
+            }))
+        }
         Some(Command::Conform(args)) => plugin_commands::conform::conform(args.rom.as_deref(), out),
         Some(Command::ModelCheck(args)) => {
             plugin_commands::model_check::model_check(&args, plugins, out)

@@ -308,6 +308,47 @@ fn a_stopped_run_writes_a_last_checkpoint() {
     assert_eq!(code, 0, "{stderr}");
 }
 
+/// A signal stops a `horizon` of hours where it is: its checkpoint holds every column played,
+/// so that nothing is lost, and its report names the start as stopped.
+#[test]
+fn a_stopped_horizon_keeps_every_column_in_its_checkpoint() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let checkpoints = dir.path().join("ck");
+    let stdout = dir.path().join("stdout");
+    let mut child = jewelbot()
+        .args([
+            "horizon",
+            "--ai",
+            "simple",
+            "--max-columns",
+            "100000000",
+            "--json",
+        ])
+        .args(["--threads", "1", "--checkpoint-every", "86400"])
+        .arg("--checkpoint")
+        .arg(&checkpoints)
+        .stdout(std::fs::File::create(&stdout).expect("created"))
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    wait_for_handler(child.id(), 15);
+    std::thread::sleep(Duration::from_millis(1500));
+    send("TERM", child.id());
+    assert_eq!(wait(&mut child), 143);
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stdout).expect("stdout")).expect("JSON");
+    let result = &report["results"][0];
+    assert_eq!(result["outcome"], "stopped", "{report}");
+    assert_eq!(report["stopped"], 1, "{report}");
+    let columns = result["columns"].as_u64().expect("columns");
+    assert!(columns > 0, "{report}");
+    let head: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(checkpoints.join("start-adad.json")).expect("the head"),
+    )
+    .expect("JSON");
+    assert_eq!(head["columns"].as_u64(), Some(columns), "{head}");
+}
+
 #[test]
 fn sigint_ends_a_run_with_every_output_whole() {
     interrupted_run("INT", 2, 130);

@@ -4,6 +4,10 @@
 
 use std::io::Write;
 
+/// Whether a stop was asked for (a signal): a command that honours it ends early and keeps
+/// what it did ([`LabCommand::honours_stop`]).
+pub type Stop = dyn Fn() -> bool + Sync;
+
 /// A command of the lab: each plays without the emulator.
 #[derive(Debug, clap::Subcommand)]
 pub enum LabCommand {
@@ -24,15 +28,21 @@ pub enum LabCommand {
 }
 
 impl LabCommand {
-    /// Runs the command, writing its report to `out`.
-    pub fn run(&self, out: &mut dyn Write) -> anyhow::Result<()> {
+    /// Whether the command ends early when asked, keeping what it did (a `horizon` of hours
+    /// keeps its checkpoints); the others are simply ended by a signal.
+    pub fn honours_stop(&self) -> bool {
+        matches!(self, Self::Horizon(_))
+    }
+
+    /// Runs the command, writing its report to `out`; `stop` says when a stop was asked for.
+    pub fn run(&self, out: &mut dyn Write, stop: &Stop) -> anyhow::Result<()> {
         match self {
             Self::Sim(args) => crate::sim::run(args, out),
             Self::Compare(args) => crate::compare::run(args, out),
             Self::Train(args) => crate::train::run(args, out),
             Self::Learn(args) => crate::learn::run(args, out),
             Self::Bench(args) => crate::bench::run(args, out),
-            Self::Horizon(args) => crate::horizon::run(args, out),
+            Self::Horizon(args) => crate::horizon::run(args, out, stop),
         }
     }
 }

@@ -16,6 +16,7 @@ mod checkpoint;
 mod expected_repeat;
 
 use crate::args::Workers;
+use crate::command::Stop;
 use crate::runner::{foresee, objective_parser, rules_parser, SearchArgs};
 use crate::splitting::{self, Mixed, Player};
 use crate::{build_strategy, parse_ai, progress, with_threads, PLAYER};
@@ -299,6 +300,9 @@ pub enum Outcome {
     },
     /// The game ended at this column (the lock that lost it).
     GameOver { column: u64, most_jewels: u32 },
+    /// A stop was asked for at this column, before either; the checkpoint, if any, keeps the
+    /// game so that the same command goes on from it.
+    Stopped { columns: u64, most_jewels: u32 },
     /// Neither within the columns allowed.
     Undecided {
         columns: u64,
@@ -307,6 +311,12 @@ pub enum Outcome {
         #[serde(skip_serializing_if = "Option::is_none")]
         expected_repeat: Option<ExpectedRepeat>,
     },
+}
+
+impl Outcome {
+    pub fn is_stopped(&self) -> bool {
+        matches!(self, Self::Stopped { .. })
+    }
 }
 
 /// One start's result.
@@ -539,7 +549,9 @@ impl Known {
             ),
             // A game over learned from another start's game (whose states are known), or an
             // undecided game: nothing to learn.
-            Outcome::GameOver { .. } | Outcome::Undecided { .. } => return Vec::new(),
+            Outcome::GameOver { .. } | Outcome::Undecided { .. } | Outcome::Stopped { .. } => {
+                return Vec::new()
+            }
         };
         let (Some(states), Some(steps)) = (states.get(..end), steps.get(..end)) else {
             return Vec::new();
@@ -630,14 +642,16 @@ pub fn play_start(
         tick,
         None,
         &mut |_, _, _| {},
+        &|| false,
     )
     .0
 }
 
 /// [`play_start`] going on from a game in progress (`resumed`: what a checkpoint kept, and the
 /// game at its state now), offering the progress to `save` every 4,096 columns, and once more
-/// (`true`: the last) when the start stops undecided, so that a later run can go on. Returns
-/// the outcome and what `known` learned from it.
+/// (`true`: the last) when the start stops undecided or `stop` asks it to, so that a later run
+/// can go on. Returns the outcome and what `known` learned from it.
+#[allow(clippy::too_many_arguments)]
 pub fn play_start_from(
     choose: &mut Choose<'_>,
     state: u16,
@@ -646,14 +660,24 @@ pub fn play_start_from(
     mut tick: impl FnMut(u64),
     resumed: Option<(Progress, Game)>,
     save: &mut dyn FnMut(&Progress, &Game, bool),
+    stop: &Stop,
 ) -> (Outcome, Vec<Lesson>) {
-    let (outcome, progress) =
-        play_start_states(choose, state, max_columns, known, &mut tick, resumed, save);
+    let (outcome, progress) = play_start_states(
+        choose,
+        state,
+        max_columns,
+        known,
+        &mut tick,
+        resumed,
+        save,
+        stop,
+    );
     let lessons = known.learn(state, &progress, &outcome);
     (outcome, lessons)
 }
 
 /// [`play_start_from`], with the states the game went through.
+#[allow(clippy::too_many_arguments)]
 fn play_start_states(
     choose: &mut Choose<'_>,
     state: u16,
@@ -662,6 +686,7 @@ fn play_start_states(
     tick: &mut dyn FnMut(u64),
     resumed: Option<(Progress, Game)>,
     save: &mut dyn FnMut(&Progress, &Game, bool),
+    stop: &Stop,
 ) -> (Outcome, Progress) {
     let input = InputModel::FAST;
     let (mut p, mut game) =
@@ -674,6 +699,16 @@ fn play_start_states(
             .or_insert(k as u64);
     }
     for column in p.order.len() as u64..max_columns {
+        if stop() {
+            if !p.order.is_empty() {
+                save(&p, &game, true);
+            }
+            let outcome = Outcome::Stopped {
+                columns: column,
+                most_jewels: p.most_jewels,
+            };
+            return (outcome, p);
+        }
         let now = SpawnState::of(&game);
         let key = known.fingerprint(&now);
         if let Some(&first) = first_seen.get(&key) {
@@ -801,6 +836,8 @@ pub struct Report {
     pub cycles: usize,
     pub lost: usize,
     pub undecided: usize,
+    /// Starts a stop left before they were decided.
+    pub stopped: usize,
     pub seconds: f64,
 }
 
@@ -894,7 +931,7 @@ fn starts(args: &Args) -> Vec<u16> {
 }
 
 /// Plays every start `args` asks for, on the worker threads.
-pub fn horizon(args: &Args) -> anyhow::Result<Report> {
+pub fn horizon(args: &Args, stop: &Stop) -> anyhow::Result<Report> {
     let a = &args.splitting;
     if a.random_share > 0.0 || a.direct_games.is_some() || a.runs > 1 {
         anyhow::bail!(
@@ -1007,10 +1044,13 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
                     },
                     resumed,
                     &mut save,
+                    stop,
                 );
                 bar.inc(args.max_columns.saturating_sub(counted));
+                let decided =
+                    !matches!(outcome, Outcome::Undecided { .. } | Outcome::Stopped { .. });
                 if let Some(checkpoints) = &checkpoints {
-                    if !matches!(outcome, Outcome::Undecided { .. }) {
+                    if decided {
                         if !lessons.is_empty() {
                             if let Err(e) = checkpoints.save_lessons(state, &lessons) {
                                 keep_error(e);
@@ -1024,7 +1064,8 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
                     outcome,
                     seconds: started.elapsed().as_secs_f64(),
                 };
-                if let Some(file) = &file {
+                // A stopped start has no result yet: the same command plays it on.
+                if let Some(file) = file.as_ref().filter(|_| !result.outcome.is_stopped()) {
                     if let Err(e) = file.append(&result) {
                         keep_error(e);
                     }
@@ -1063,6 +1104,7 @@ pub fn horizon(args: &Args) -> anyhow::Result<Report> {
         cycles: cycles.len(),
         lost: count(|o| matches!(o, Outcome::GameOver { .. })) + held_count(&["game_over"]),
         undecided: count(|o| matches!(o, Outcome::Undecided { .. })) + held_count(&["undecided"]),
+        stopped: count(Outcome::is_stopped),
         results,
         seconds: began.elapsed().as_secs_f64(),
     })
@@ -1286,6 +1328,14 @@ pub fn describe(result: &StartResult) -> String {
             "{start}: game over at column {column} (at most {most_jewels} jewels before) ({:.1} s)",
             result.seconds
         ),
+        Outcome::Stopped {
+            columns,
+            most_jewels,
+        } => format!(
+            "{start}: stopped at column {columns}, undecided (at most {most_jewels} jewels) \
+             ({:.1} s)",
+            result.seconds
+        ),
         Outcome::Undecided {
             columns,
             most_jewels,
@@ -1313,12 +1363,13 @@ pub fn describe(result: &StartResult) -> String {
     }
 }
 
-/// `jewelbot horizon`.
-pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
+/// `jewelbot horizon`: `stop` says when a stop was asked for (a signal), and each start then
+/// keeps its checkpoint and ends where it is.
+pub fn run(args: &Args, out: &mut dyn Write, stop: &Stop) -> anyhow::Result<()> {
     if args.rules == RuleSet::Reference {
         return reference(args, out);
     }
-    let report = horizon(args)?;
+    let report = horizon(args, stop)?;
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
         return Ok(());
@@ -1363,6 +1414,20 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
             report.seconds
         )?;
     }
+    if report.stopped > 0 {
+        let kept = match &args.checkpoint {
+            Some(dir) => format!(
+                "their games are kept in {}, and the same command goes on from them",
+                dir.display()
+            ),
+            None => "without --checkpoint their games are not kept".to_owned(),
+        };
+        writeln!(
+            out,
+            "stopped when asked: {} starts undecided; {kept}",
+            report.stopped
+        )?;
+    }
     Ok(())
 }
 
@@ -1402,7 +1467,9 @@ mod tests {
             let words = std::iter::once("horizon").chain(line.split_whitespace());
             let parsed = <Line as clap::Parser>::try_parse_from(words).expect("parsed");
             let mut out = Vec::new();
-            run(&parsed.args, &mut out).expect_err(line).to_string()
+            run(&parsed.args, &mut out, &|| false)
+                .expect_err(line)
+                .to_string()
         };
         let dir = std::env::temp_dir().join(format!("horizon-refused-{}", std::process::id()));
         let checkpoint = format!("--rules reference --checkpoint {}", dir.display());
@@ -1721,8 +1788,8 @@ mod tests {
         }
     }
 
-    /// A start stopped after its checkpoint and resumed from it goes through the very states
-    /// of one played straight through.
+    /// A start stopped after its checkpoint, or stopped when asked (which writes one), and
+    /// resumed from it goes through the very states of one played straight through.
     #[test]
     fn a_start_resumed_from_its_checkpoint_plays_on_as_if_never_stopped() {
         let dir = std::env::temp_dir().join(format!("horizon-checkpoint-{}", std::process::id()));
@@ -1738,9 +1805,10 @@ mod tests {
                 Objective::Survive,
             )
         };
-        let play = |columns: u64,
-                    resumed: Option<(Progress, Game)>,
-                    save: &mut dyn FnMut(&Progress, &Game, bool)| {
+        let play_until = |columns: u64,
+                          resumed: Option<(Progress, Game)>,
+                          save: &mut dyn FnMut(&Progress, &Game, bool),
+                          stop: &Stop| {
             let mut strategy = strategy();
             let known = Known::default();
             let mut choose = choices_of(strategy.as_mut());
@@ -1752,7 +1820,13 @@ mod tests {
                 &mut |_| {},
                 resumed,
                 save,
+                stop,
             )
+        };
+        let play = |columns: u64,
+                    resumed: Option<(Progress, Game)>,
+                    save: &mut dyn FnMut(&Progress, &Game, bool)| {
+            play_until(columns, resumed, save, &|| false)
         };
         // Stopped at 9,000 columns, its checkpoints at 4,096 and 8,192 (the one it leaves
         // undecided is not taken here).
@@ -1767,6 +1841,22 @@ mod tests {
             .expect("read")
             .expect("kept");
         assert_eq!(resumed.0.order.len(), 8_192);
+        // Resumed, then asked to stop 1,000 columns on: it writes where it is.
+        let asked = std::sync::atomic::AtomicU64::new(0);
+        let stop = move || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= 1_000;
+        let mut save_any = |p: &Progress, g: &Game, _: bool| {
+            checkpoints.save(POWER_ON_STATE, p, g).expect("saved");
+        };
+        let (stopped, _) = play_until(12_000, Some(resumed), &mut save_any, &stop);
+        assert!(
+            matches!(stopped, Outcome::Stopped { columns: 9_192, .. }),
+            "{stopped:?}"
+        );
+        let resumed = checkpoints
+            .load(POWER_ON_STATE)
+            .expect("read")
+            .expect("kept");
+        assert_eq!(resumed.0.order.len(), 9_192);
         let (outcome, again) = play(12_000, Some(resumed), &mut |_, _, _| {});
         let (straight_outcome, straight) = play(12_000, None, &mut |_, _, _| {});
         assert_eq!(outcome, straight_outcome);
@@ -1804,6 +1894,7 @@ mod tests {
                 |_| {},
                 None,
                 &mut |_, _, _| {},
+                &|| false,
             );
             assert!(matches!(outcome, Outcome::GameOver { column: 5, .. }));
             lessons
