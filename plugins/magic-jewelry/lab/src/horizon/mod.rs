@@ -1386,7 +1386,9 @@ pub fn run(args: &Args, out: &mut dyn Write, stop: &Stop) -> anyhow::Result<()> 
             ""
         }
     )?;
-    for result in &report.results {
+    // Starts a stop came before are counted below, not listed.
+    let played = |r: &&StartResult| !matches!(r.outcome, Outcome::Stopped { columns: 0, .. });
+    for result in report.results.iter().filter(played) {
         writeln!(out, "{}", describe(result))?;
     }
     if report.resumed > 0 {
