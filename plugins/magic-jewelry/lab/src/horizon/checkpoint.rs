@@ -105,6 +105,17 @@ struct Line {
     removed: u64,
 }
 
+impl Line {
+    fn of((state, step): (&SpawnState, &Step)) -> Self {
+        Self {
+            state: state.into(),
+            jewels: step.jewels,
+            points: step.points,
+            removed: step.removed,
+        }
+    }
+}
+
 #[derive(Serialize, Deserialize)]
 struct LessonsHeader {
     horizon_lessons: serde_json::Value,
@@ -334,12 +345,7 @@ impl Checkpoints {
             progress.order[new..]
                 .iter()
                 .zip(&progress.steps[new..])
-                .map(|(state, step)| Line {
-                    state: state.into(),
-                    jewels: step.jewels,
-                    points: step.points,
-                    removed: step.removed,
-                }),
+                .map(Line::of),
         )?;
         if std::fs::symlink_metadata(&log_path).is_ok() {
             files::check_regular(&log_path, "column log", u64::MAX).with_context(cannot)?;
@@ -564,12 +570,7 @@ mod tests {
             now: Saved::from(&SpawnState::of(&game)),
             log_bytes: None,
         };
-        let lines = old.order.iter().zip(&old.steps).map(|(state, step)| Line {
-            state: state.into(),
-            jewels: step.jewels,
-            points: step.points,
-            removed: step.removed,
-        });
+        let lines = old.order.iter().zip(&old.steps).map(Line::of);
         write_json_lines(&checkpoints.one_file_path(3), &header, lines).expect("written");
         assert_holds(checkpoints.load(3).expect("read"), &old, &game);
         let (more, game) = progress(800);
