@@ -402,19 +402,44 @@ mod tests {
         out
     }
 
+    fn stacked(stacks: &[Vec<u8>]) -> Board {
+        let mut b = Board::empty();
+        for (x, stack) in stacks.iter().enumerate() {
+            for &colour in stack {
+                b.push(x, colour);
+            }
+        }
+        b
+    }
+
     proptest::proptest! {
         #[test]
         fn entries_match_the_plain_reading(
             stacks in proptest::collection::vec(proptest::collection::vec(1u8..=6, 0..=15), WIDTH)
         ) {
-            let mut b = Board::empty();
-            for (x, stack) in stacks.iter().enumerate() {
-                for &colour in stack {
-                    b.push(x, colour);
-                }
-            }
+            let b = stacked(&stacks);
             let active = Active::of(&b);
             proptest::prop_assert_eq!(active.indices(), &reference(&b)[..]);
+        }
+
+        /// Boards one column apart, as a search's are: the positions they share are found
+        /// again, not read, and must be what the plain reading finds.
+        #[test]
+        fn entries_match_the_plain_reading_on_boards_a_column_apart(
+            stacks in proptest::collection::vec(proptest::collection::vec(1u8..=6, 0..=15), WIDTH),
+            changes in proptest::collection::vec(
+                (0..WIDTH, proptest::collection::vec(1u8..=6, 0..=15)),
+                1..12,
+            )
+        ) {
+            for (x, stack) in changes {
+                let mut changed = stacks.clone();
+                changed[x] = stack;
+                for b in [stacked(&stacks), stacked(&changed)] {
+                    let active = Active::of(&b);
+                    proptest::prop_assert_eq!(active.indices(), &reference(&b)[..]);
+                }
+            }
         }
     }
 

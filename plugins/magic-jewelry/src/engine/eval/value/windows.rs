@@ -31,7 +31,12 @@ impl<const W: usize, const H: usize, const OWN: usize> Shape<W, H, OWN> {
     /// Most windows on one board.
     pub(crate) const MAX_WINDOWS: usize = Self::POSITIONS * (Self::TOP_ROW + 1);
     /// Checked when a shape is used: its cells and occupancies fit the encodings.
-    const FITS: () = assert!(W * H <= MAX_CELLS && Self::OCCUPANCIES <= MAX_OCCUPANCIES);
+    const FITS: () = assert!(
+        W * H <= MAX_CELLS
+            && Self::OCCUPANCIES <= MAX_OCCUPANCIES
+            && W <= MAX_WIDTH
+            && ROWS - H < MAX_POSITION_WINDOWS
+    );
 
     /// Pushes the entry (from `base`) of every window with a jewel in it, and of every window
     /// whose bottom is below row `OWN` (their tables see the empty board too).
@@ -47,6 +52,17 @@ impl<const W: usize, const H: usize, const OWN: usize> Shape<W, H, OWN> {
         // Shapes in use differ in width (2 to 5 columns): three bits tell them apart.
         let key = (W as u64 & 7) << SHAPE_SHIFT;
         for x in 0..Self::POSITIONS {
+            // A position's windows depend on its columns alone, which most boards of one
+            // search share with boards scored before.
+            let position = PositionKey::new(W, H, x, heights, columns);
+            if let Some(entries) = seen.position(&position) {
+                entries
+                    .iter()
+                    .for_each(|&entry| push(base + entry as usize));
+                continue;
+            }
+            let mut entries = [0u32; MAX_POSITION_WINDOWS];
+            let mut found = 0;
             let mirror = Self::POSITIONS - 1 - x;
             let class = x.min(mirror);
             let top = (x..x + W).map(|c| heights[c]).max().unwrap_or(0);
@@ -70,8 +86,12 @@ impl<const W: usize, const H: usize, const OWN: usize> Shape<W, H, OWN> {
                     }
                 };
                 let table = class * (OWN + 1) + y.min(OWN);
-                push(base + table * Self::PATTERNS + pattern as usize);
+                let entry = table * Self::PATTERNS + pattern as usize;
+                entries[found] = entry as u32;
+                found += 1;
+                push(base + entry);
             }
+            seen.keep_position(position, &entries[..found]);
         }
     }
 
@@ -140,24 +160,98 @@ const OCCUPANCY_SHIFT: u32 = 40;
 const SHAPE_SHIFT: u32 = OCCUPANCY_SHIFT + 8;
 const CELLS_MASK: u64 = (1 << OCCUPANCY_SHIFT) - 1;
 
+/// Widest shape a position's key holds.
+const MAX_WIDTH: usize = 5;
+/// Most windows one position stacks (shapes one row high: 15).
+const MAX_POSITION_WINDOWS: usize = 16;
+
+/// What a position's windows depend on: the shape, the position, and its columns (heights
+/// and cells).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct PositionKey {
+    /// Width, height, position and the columns' heights, 4 bits each.
+    shape: u64,
+    columns: [u64; MAX_WIDTH],
+}
+
+impl PositionKey {
+    #[inline(always)]
+    fn new(w: usize, h: usize, x: usize, heights: &[usize; WIDTH], columns: &[u64; WIDTH]) -> Self {
+        let mut key = Self {
+            shape: (w | h << 4 | x << 8) as u64,
+            columns: [0; MAX_WIDTH],
+        };
+        for c in 0..w {
+            key.shape |= (heights[x + c] as u64 & 15) << (12 + 4 * c);
+            key.columns[c] = columns[x + c];
+        }
+        key
+    }
+
+    #[inline(always)]
+    fn slot(&self) -> usize {
+        let mixed = self.columns.iter().fold(self.shape, |h, &c| {
+            (h ^ c).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        });
+        (mixed >> (64 - POSITION_SLOTS_LOG2)) as usize
+    }
+}
+
+/// One position's windows as last found: their entries (from the shape's base).
+#[derive(Clone, Copy)]
+struct PositionEntry {
+    key: PositionKey,
+    len: u8,
+    entries: [u32; MAX_POSITION_WINDOWS],
+}
+
 /// Window patterns met lately, keyed by the reading and the shape: a search scores hundreds
 /// of boards that share most of their windows, and ranking a window's colours is the
-/// costliest part of finding its entry.
+/// costliest part of finding its entry. Beside them, whole positions met lately: the boards
+/// of one search differ from each other in a column or two, so most positions' columns
+/// come back as they were.
 pub(crate) struct PatternCache {
     keys: Box<[u64]>,
     patterns: Box<[u32]>,
+    positions: Box<[PositionEntry]>,
 }
 
 const SLOTS_LOG2: u32 = 12;
 const SLOTS: usize = 1 << SLOTS_LOG2;
+const POSITION_SLOTS_LOG2: u32 = 11;
 
 impl PatternCache {
     pub(crate) fn new() -> Self {
-        // All ones is no key: packed colours are at most 6, never 15.
+        // All ones is no key: packed colours are at most 6, never 15, and no shape is 15
+        // wide.
+        let none = PositionEntry {
+            key: PositionKey {
+                shape: u64::MAX,
+                columns: [u64::MAX; MAX_WIDTH],
+            },
+            len: 0,
+            entries: [0; MAX_POSITION_WINDOWS],
+        };
         Self {
             keys: vec![u64::MAX; SLOTS].into_boxed_slice(),
             patterns: vec![0; SLOTS].into_boxed_slice(),
+            positions: vec![none; 1 << POSITION_SLOTS_LOG2].into_boxed_slice(),
         }
+    }
+
+    /// The entries of a position's windows, when met lately.
+    #[inline(always)]
+    fn position(&self, key: &PositionKey) -> Option<&[u32]> {
+        let entry = &self.positions[key.slot()];
+        (entry.key == *key).then(|| &entry.entries[..usize::from(entry.len)])
+    }
+
+    #[inline(always)]
+    fn keep_position(&mut self, key: PositionKey, entries: &[u32]) {
+        let slot = &mut self.positions[key.slot()];
+        slot.key = key;
+        slot.len = entries.len() as u8;
+        slot.entries[..entries.len()].copy_from_slice(entries);
     }
 
     /// The pattern of `reading` for the shape `shape_key`, ranked by `rank` when not cached.
