@@ -56,9 +56,9 @@ impl<const W: usize, const H: usize, const OWN: usize> Shape<W, H, OWN> {
             // search share with boards scored before.
             let position = PositionKey::new(W, H, x, heights, columns);
             if let Some(entries) = seen.position(&position) {
-                entries
-                    .iter()
-                    .for_each(|&entry| push(base + entry as usize));
+                for &entry in entries {
+                    push(base + entry as usize);
+                }
                 continue;
             }
             let mut entries = [0u32; MAX_POSITION_WINDOWS];
@@ -181,10 +181,10 @@ impl PositionKey {
             shape: (w | h << 4 | x << 8) as u64,
             columns: [0; MAX_WIDTH],
         };
-        for c in 0..w {
-            key.shape |= (heights[x + c] as u64 & 15) << (12 + 4 * c);
-            key.columns[c] = columns[x + c];
+        for (c, &height) in heights[x..x + w].iter().enumerate() {
+            key.shape |= (height as u64 & 15) << (12 + 4 * c);
         }
+        key.columns[..w].copy_from_slice(&columns[x..x + w]);
         key
     }
 
