@@ -1417,18 +1417,18 @@ pub fn run(args: &Args, out: &mut dyn Write, stop: &Stop) -> anyhow::Result<()> 
         )?;
     }
     if report.stopped > 0 {
+        let (starts, games) = match report.stopped {
+            1 => ("1 start".to_owned(), "its game is"),
+            n => (format!("{n} starts"), "their games are"),
+        };
         let kept = match &args.checkpoint {
             Some(dir) => format!(
-                "their games are kept in {}, and the same command goes on from them",
+                "{games} kept in {}, and the same command goes on from there",
                 dir.display()
             ),
-            None => "without --checkpoint their games are not kept".to_owned(),
+            None => format!("without --checkpoint {games} not kept"),
         };
-        writeln!(
-            out,
-            "stopped when asked: {} starts undecided; {kept}",
-            report.stopped
-        )?;
+        writeln!(out, "stopped when asked: {starts} undecided; {kept}")?;
     }
     Ok(())
 }
