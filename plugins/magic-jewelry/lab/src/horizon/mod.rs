@@ -713,7 +713,13 @@ fn play_start_states(
         let key = known.fingerprint(&now);
         if let Some(&first) = first_seen.get(&key) {
             if known.same(&p.order[first as usize], &now) {
-                let outcome = checked_cycle(choose, game, input, known, first, column, &p);
+                let at_repeat = game.clone();
+                let outcome = checked_cycle(choose, game, input, known, first, column, &p, stop);
+                // Stopped within the check (a period can take an hour): kept at the repeat,
+                // whence the same command finds it again and checks it anew.
+                if outcome.is_stopped() {
+                    save(&p, &at_repeat, true);
+                }
                 return (outcome, p);
             }
         }
@@ -774,7 +780,9 @@ fn play_start_states(
 }
 
 /// The state at `first` came back at `again`: plays one more period from `again`, and it is a
-/// cycle only if every state of it is the first period's.
+/// cycle only if every state of it is the first period's (or [`Outcome::Stopped`] at `again`
+/// when `stop` asks before the check ends).
+#[allow(clippy::too_many_arguments)]
 fn checked_cycle(
     choose: &mut Choose<'_>,
     mut game: Game,
@@ -783,11 +791,18 @@ fn checked_cycle(
     first: u64,
     again: u64,
     progress: &Progress,
+    stop: &Stop,
 ) -> Outcome {
     let (order, steps) = (&progress.order, &progress.steps);
     let period = again - first;
     let cycle = first as usize..again as usize;
     for k in cycle.clone() {
+        if stop() {
+            return Outcome::Stopped {
+                columns: again,
+                most_jewels: progress.most_jewels,
+            };
+        }
         if !known.same(&SpawnState::of(&game), &order[k]) {
             // Not a cycle after all (cannot happen for a deterministic player): undecided.
             return Outcome::Undecided {
@@ -1528,6 +1543,50 @@ mod tests {
         assert!(
             matches!(outcome, Outcome::GameOver { column: 5, .. }),
             "{outcome:?}"
+        );
+    }
+
+    /// A stop asked for while a repeat's period is checked ends the check at once, at the
+    /// repeat; left alone, the check plays the period through. (Here the "repeat" is the
+    /// game's start given again: the check replays the same four columns.)
+    #[test]
+    fn a_stop_ends_the_check_of_a_period() {
+        let mut middle = |_: &Question| Some((2, 0));
+        let start = Game::from_generator_state(POWER_ON_STATE);
+        let mut game = start.clone();
+        let mut progress = Progress::default();
+        for _ in 0..4 {
+            progress.order.push(SpawnState::of(&game));
+            progress
+                .steps
+                .push(play_column(&mut middle, &mut game, InputModel::FAST));
+        }
+        let known = Known::default();
+        let asked = std::sync::atomic::AtomicU64::new(0);
+        let stop = move || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= 2;
+        let check = |stop: &Stop| {
+            let mut middle = |_: &Question| Some((2, 0));
+            let game = start.clone();
+            checked_cycle(
+                &mut middle,
+                game,
+                InputModel::FAST,
+                &known,
+                0,
+                4,
+                &progress,
+                stop,
+            )
+        };
+        let stopped = check(&stop);
+        assert!(
+            matches!(stopped, Outcome::Stopped { columns: 4, .. }),
+            "{stopped:?}"
+        );
+        let checked = check(&|| false);
+        assert!(
+            matches!(checked, Outcome::Perpetual { period: 4, .. }),
+            "{checked:?}"
         );
     }
 
