@@ -1546,6 +1546,12 @@ mod tests {
         );
     }
 
+    /// A stop asked for once it has been looked at `calls` times (one look a column).
+    fn stop_after(calls: u64) -> impl Fn() -> bool + Sync {
+        let asked = std::sync::atomic::AtomicU64::new(0);
+        move || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= calls
+    }
+
     /// A stop asked for while a repeat's period is checked ends the check at once, at the
     /// repeat; left alone, the check plays the period through. (Here the "repeat" is the
     /// game's start given again: the check replays the same four columns.)
@@ -1562,8 +1568,7 @@ mod tests {
                 .push(play_column(&mut middle, &mut game, InputModel::FAST));
         }
         let known = Known::default();
-        let asked = std::sync::atomic::AtomicU64::new(0);
-        let stop = move || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= 2;
+        let stop = stop_after(2);
         let check = |stop: &Stop| {
             let mut middle = |_: &Question| Some((2, 0));
             let game = start.clone();
@@ -1903,8 +1908,7 @@ mod tests {
             .expect("kept");
         assert_eq!(resumed.0.order.len(), 8_192);
         // Resumed, then asked to stop 1,000 columns on: it writes where it is.
-        let asked = std::sync::atomic::AtomicU64::new(0);
-        let stop = move || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= 1_000;
+        let stop = stop_after(1_000);
         let mut save_any = |p: &Progress, g: &Game, _: bool| {
             checkpoints.save(POWER_ON_STATE, p, g).expect("saved");
         };

@@ -54,7 +54,7 @@ impl<const W: usize, const H: usize, const OWN: usize> Shape<W, H, OWN> {
         for x in 0..Self::POSITIONS {
             // A position's windows depend on its columns alone, which most boards of one
             // search share with boards scored before.
-            let position = PositionKey::new(W, H, x, heights, columns);
+            let position = PositionKey::new(W, H, x, columns);
             if let Some(entries) = seen.position(&position) {
                 for &entry in entries {
                     push(base + entry as usize);
@@ -165,25 +165,22 @@ const MAX_WIDTH: usize = 5;
 /// Most windows one position stacks (shapes one row high: 15).
 const MAX_POSITION_WINDOWS: usize = 16;
 
-/// What a position's windows depend on: the shape, the position, and its columns (heights
-/// and cells).
+/// What a position's windows depend on: the shape, the position, and its columns' cells
+/// (which say their heights too: a cell holds a colour up to its stack's height, 0 above).
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct PositionKey {
-    /// Width, height, position and the columns' heights, 4 bits each.
+    /// Width, height and position, 4 bits each.
     shape: u64,
     columns: [u64; MAX_WIDTH],
 }
 
 impl PositionKey {
     #[inline(always)]
-    fn new(w: usize, h: usize, x: usize, heights: &[usize; WIDTH], columns: &[u64; WIDTH]) -> Self {
+    fn new(w: usize, h: usize, x: usize, columns: &[u64; WIDTH]) -> Self {
         let mut key = Self {
             shape: (w | h << 4 | x << 8) as u64,
             columns: [0; MAX_WIDTH],
         };
-        for (c, &height) in heights[x..x + w].iter().enumerate() {
-            key.shape |= (height as u64 & 15) << (12 + 4 * c);
-        }
         key.columns[..w].copy_from_slice(&columns[x..x + w]);
         key
     }
