@@ -82,15 +82,26 @@ struct Header {
     columns: u64,
     most_jewels: u32,
     now: Saved,
-    /// Bytes of the column log that hold the `columns` lines (absent in a one-file
-    /// checkpoint, whose lines follow its head).
+    /// Bytes of the column log that hold its lines (absent in a one-file checkpoint, whose
+    /// lines follow its head).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     log_bytes: Option<u64>,
+    /// The column of the log's first line: 0, unless the game went on from a head whose log
+    /// was gone.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    log_from: u64,
 }
 
-/// What a start's files on disk hold, so that the next write appends the rest.
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// What a start's files on disk hold, so that the next write appends the rest: the columns
+/// from `log_from` to `columns`, in the log's first `log_bytes`.
 #[derive(Debug, Clone, Copy, Default)]
 struct Written {
+    log_from: u64,
     columns: u64,
     log_bytes: u64,
 }
@@ -244,7 +255,10 @@ impl Checkpoints {
         }
     }
 
-    /// The game of `start` as its checkpoint left it, if there is one.
+    /// The game of `start` as its checkpoint left it, if there is one. A head whose column
+    /// log is gone (copied alone to another machine, say) resumes the game from its state
+    /// now, with none of the states before it: a repeat is then found among the states from
+    /// there on.
     pub fn load(&self, start: u16) -> anyhow::Result<Option<(Progress, Game)>> {
         let head_path = self.head_path(start);
         let one_file = self.one_file_path(start);
@@ -252,11 +266,17 @@ impl Checkpoints {
             let resume = || format!("cannot resume from {}", head_path.display());
             let head = files::read_regular(&head_path, "checkpoint head", MAX_HEAD_BYTES)
                 .with_context(resume)?;
-            let header: Header = serde_json::from_slice(&head)
+            let mut header: Header = serde_json::from_slice(&head)
                 .with_context(|| format!("{} is not a horizon checkpoint", head_path.display()))
                 .with_context(resume)?;
             self.check_settings(&head_path, &header, start)?;
-            let lines = self.read_log(start, &header).with_context(resume)?;
+            let lines = if std::fs::symlink_metadata(self.log_path(start)).is_ok() {
+                self.read_log(start, &header).with_context(resume)?
+            } else {
+                header.log_from = header.columns;
+                header.log_bytes = Some(0);
+                Vec::new()
+            };
             (head_path, header, lines)
         } else if std::fs::symlink_metadata(&one_file).is_ok() {
             let (header, lines): (Header, Vec<Line>) = read_json_lines(&one_file, "checkpoint")
@@ -266,10 +286,7 @@ impl Checkpoints {
         } else {
             return Ok(None);
         };
-        let mut progress = Progress {
-            most_jewels: header.most_jewels,
-            ..Progress::default()
-        };
+        let mut progress = Progress::known_from(header.log_from, header.most_jewels);
         for line in lines {
             progress.order.push(line.state.into());
             progress.steps.push(Step {
@@ -279,18 +296,23 @@ impl Checkpoints {
                 lost: false,
             });
         }
-        if progress.order.len() as u64 != header.columns {
+        if progress.columns() != header.columns {
             bail!(
                 "{}: {} columns where its header says {}",
                 path.display(),
-                progress.order.len(),
+                progress.columns(),
                 header.columns
             );
         }
         // A one-file checkpoint is written again in two, from the first column.
         if let Some(log_bytes) = header.log_bytes {
-            let columns = header.columns;
-            self.set_written(start, Written { columns, log_bytes });
+            let (log_from, columns) = (header.log_from, header.columns);
+            let written = Written {
+                log_from,
+                columns,
+                log_bytes,
+            };
+            self.set_written(start, written);
         }
         Ok(Some((progress, game_at(&header.now.into()))))
     }
@@ -334,13 +356,17 @@ impl Checkpoints {
     pub fn save(&self, start: u16, progress: &Progress, game: &Game) -> anyhow::Result<()> {
         let log_path = self.log_path(start);
         let cannot = || format!("cannot write {}", log_path.display());
-        let columns = progress.order.len() as u64;
-        // Appended to what the files hold, or written from the first column when they hold
-        // nothing of this run's game.
+        let columns = progress.columns();
+        // Appended to what the files hold, or written from the first column kept when they
+        // hold nothing of this run's game.
         let from = Some(self.written(start))
-            .filter(|written| written.columns <= columns)
-            .unwrap_or_default();
-        let new = from.columns as usize;
+            .filter(|w| w.log_from == progress.kept_from && w.columns <= columns)
+            .unwrap_or(Written {
+                log_from: progress.kept_from,
+                columns: progress.kept_from,
+                log_bytes: 0,
+            });
+        let new = (from.columns - from.log_from) as usize;
         let member = gzip_json_lines(
             progress.order[new..]
                 .iter()
@@ -362,6 +388,7 @@ impl Checkpoints {
         log.write_all(&member).with_context(cannot)?;
         log.sync_data().with_context(cannot)?;
         let written = Written {
+            log_from: from.log_from,
             columns,
             log_bytes: log_bytes + member.len() as u64,
         };
@@ -372,6 +399,7 @@ impl Checkpoints {
             most_jewels: progress.most_jewels,
             now: Saved::from(&SpawnState::of(game)),
             log_bytes: Some(written.log_bytes),
+            log_from: written.log_from,
         };
         let head_path = self.head_path(start);
         files::write_file(&head_path, &serde_json::to_vec(&header)?, true)
@@ -555,6 +583,47 @@ mod tests {
         );
     }
 
+    /// A head whose log is gone goes on from its state now, knowing the game from there on;
+    /// its next writes start a log from that column, which a later read takes back.
+    #[test]
+    fn a_head_without_its_log_goes_on_from_its_state_now() {
+        let (dir, settings) = folder();
+        let checkpoints = Checkpoints::open(dir.path(), settings, Duration::ZERO).expect("open");
+        let (played, game) = progress(600);
+        checkpoints.save(5, &played, &game).expect("saved");
+        std::fs::remove_file(checkpoints.log_path(5)).expect("log removed");
+        let later = Checkpoints::open(dir.path(), checkpoints.settings.clone(), Duration::ZERO)
+            .expect("open");
+        let (head_only, now) = later.load(5).expect("read").expect("a checkpoint");
+        assert_eq!((head_only.kept_from, head_only.columns()), (600, 600));
+        assert!(head_only.order.is_empty());
+        assert_eq!(head_only.most_jewels, played.most_jewels);
+        assert_eq!(SpawnState::of(&now), SpawnState::of(&game));
+        // 250 more columns, written twice: the log holds them from column 600.
+        let (more, game) = progress(250);
+        let mut going_on = Progress::known_from(600, played.most_jewels);
+        for (k, (state, step)) in more.order.iter().zip(&more.steps).enumerate() {
+            going_on.order.push(*state);
+            going_on.steps.push(*step);
+            if k == 99 {
+                later.save(5, &going_on, &game).expect("saved");
+            }
+        }
+        later.save(5, &going_on, &game).expect("saved");
+        let head: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(later.head_path(5)).expect("head"))
+                .expect("json");
+        assert_eq!(
+            (head["columns"].as_u64(), head["log_from"].as_u64()),
+            (Some(850), Some(600))
+        );
+        let again = Checkpoints::open(dir.path(), checkpoints.settings.clone(), Duration::ZERO)
+            .expect("open");
+        let (loaded, _) = again.load(5).expect("read").expect("a checkpoint");
+        assert_eq!((loaded.kept_from, loaded.columns()), (600, 850));
+        assert_holds(Some((loaded, game.clone())), &going_on, &game);
+    }
+
     /// The one-file checkpoint of earlier versions is read, and its next write is in two
     /// files.
     #[test]
@@ -569,6 +638,7 @@ mod tests {
             most_jewels: old.most_jewels,
             now: Saved::from(&SpawnState::of(&game)),
             log_bytes: None,
+            log_from: 0,
         };
         let lines = old.order.iter().zip(&old.steps).map(Line::of);
         write_json_lines(&checkpoints.one_file_path(3), &header, lines).expect("written");

@@ -238,6 +238,11 @@ fn hex<S: serde::Serializer>(name: &u64, serializer: S) -> Result<S::Ok, S::Erro
     serializer.serialize_str(&format!("{name:016x}"))
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// FNV-1a: a hash that every run computes alike (a map's hasher is seeded at random).
 struct Fnv(u64);
 
@@ -267,6 +272,11 @@ pub enum Outcome {
     /// period repeated it state for state: the game goes on for ever.
     Perpetual {
         cycle_start: u64,
+        /// The first column whose state the proof knew: 0 unless the game went on from a
+        /// checkpoint whose column log was gone. A cycle found to start there may start
+        /// earlier.
+        #[serde(skip_serializing_if = "is_zero")]
+        states_kept_from: u64,
         period: u64,
         /// The cycle's name: the same cycle has it in every run ([`Known::cycle_name`]).
         #[serde(serialize_with = "hex")]
@@ -539,8 +549,8 @@ impl Known {
                     most_jewels: 0,
                 },
             ),
-            Outcome::GameOver { column, .. } if column as usize + 1 == steps.len() => (
-                steps.len(),
+            Outcome::GameOver { column, .. } if column + 1 == progress.columns() => (
+                progress.columns() as usize,
                 0,
                 Fate::Lost {
                     columns: column,
@@ -553,12 +563,15 @@ impl Known {
                 return Vec::new()
             }
         };
+        // The states not kept (a game resumed without its column log) teach nothing.
+        let end = end.saturating_sub(progress.kept_from as usize);
         let (Some(states), Some(steps)) = (states.get(..end), steps.get(..end)) else {
             return Vec::new();
         };
         let mut lessons = Vec::new();
         let mut most = tail_most;
         for (k, (state, step)) in states.iter().zip(steps).enumerate().rev() {
+            let k = progress.kept_from as usize + k;
             most = most.max(step.jewels);
             // Chosen by a hash every run computes alike, so that every run keeps the same.
             if !self.stable_hash(state).is_multiple_of(self.keep_one_in) {
@@ -616,13 +629,38 @@ impl Known {
     }
 }
 
-/// A start's game so far: the state before each column played, what each did, and the most
-/// jewels seen.
+/// A start's game so far: the state before each column played from `kept_from` on, what each
+/// did, and the most jewels seen.
 #[derive(Debug, Default)]
 pub struct Progress {
+    /// The column of `order`'s first state: 0, unless the game went on from a checkpoint whose
+    /// column log was gone, which knows the game from its head on.
+    pub kept_from: u64,
     pub order: Vec<SpawnState>,
     pub steps: Vec<Step>,
+    /// From the start on, the columns not kept included.
     pub most_jewels: u32,
+}
+
+impl Progress {
+    /// A game known from column `kept_from` on, the most jewels before it `most_jewels`.
+    pub fn known_from(kept_from: u64, most_jewels: u32) -> Self {
+        Self {
+            kept_from,
+            most_jewels,
+            ..Self::default()
+        }
+    }
+
+    /// Columns played.
+    pub fn columns(&self) -> u64 {
+        self.kept_from + self.order.len() as u64
+    }
+
+    /// Where column `column`'s state and step are kept.
+    fn index(&self, column: u64) -> usize {
+        (column - self.kept_from) as usize
+    }
 }
 
 /// Plays from `state` until the game ends, a state repeats (then checked over one more
@@ -696,11 +734,11 @@ fn play_start_states(
     for (k, seen) in p.order.iter().enumerate() {
         first_seen
             .entry(known.fingerprint(seen))
-            .or_insert(k as u64);
+            .or_insert(p.kept_from + k as u64);
     }
-    for column in p.order.len() as u64..max_columns {
+    for column in p.columns()..max_columns {
         if stop() {
-            if !p.order.is_empty() {
+            if p.columns() > 0 {
                 save(&p, &game, true);
             }
             let outcome = Outcome::Stopped {
@@ -712,7 +750,7 @@ fn play_start_states(
         let now = SpawnState::of(&game);
         let key = known.fingerprint(&now);
         if let Some(&first) = first_seen.get(&key) {
-            if known.same(&p.order[first as usize], &now) {
+            if known.same(&p.order[p.index(first)], &now) {
                 let at_repeat = game.clone();
                 let outcome = checked_cycle(choose, game, input, known, first, column, &p, stop);
                 // Stopped within the check (a period can take an hour): kept at the repeat,
@@ -795,38 +833,37 @@ fn checked_cycle(
 ) -> Outcome {
     let (order, steps) = (&progress.order, &progress.steps);
     let period = again - first;
-    let cycle = first as usize..again as usize;
+    let most_jewels = progress.most_jewels;
+    let cycle = progress.index(first)..progress.index(again);
     for k in cycle.clone() {
         if stop() {
             return Outcome::Stopped {
                 columns: again,
-                most_jewels: progress.most_jewels,
+                most_jewels,
             };
         }
+        let undecided = Outcome::Undecided {
+            columns: again + (k - cycle.start) as u64,
+            most_jewels,
+            expected_repeat: None,
+        };
         if !known.same(&SpawnState::of(&game), &order[k]) {
             // Not a cycle after all (cannot happen for a deterministic player): undecided.
-            return Outcome::Undecided {
-                columns: again + (k - cycle.start) as u64,
-                most_jewels: steps.iter().map(|s| s.jewels).max().unwrap_or(0),
-                expected_repeat: None,
-            };
+            return undecided;
         }
         let step = play_column(choose, &mut game, input);
         if step.lost || step.jewels != steps[k].jewels {
-            return Outcome::Undecided {
-                columns: again + (k - cycle.start) as u64,
-                most_jewels: steps.iter().map(|s| s.jewels).max().unwrap_or(0),
-                expected_repeat: None,
-            };
+            return undecided;
         }
     }
     let in_cycle = &steps[cycle.clone()];
-    let first_state = order[first as usize];
+    let first_state = order[cycle.start];
     Outcome::Perpetual {
         cycle_start: first,
+        states_kept_from: progress.kept_from,
         period,
         cycle: known.cycle_name(&order[cycle]),
-        most_jewels: steps.iter().map(|s| s.jewels).max().unwrap_or(0),
+        most_jewels,
         most_jewels_in_cycle: in_cycle.iter().map(|s| s.jewels).max().unwrap_or(0),
         points_per_period: in_cycle.iter().map(|s| s.points).sum(),
         jewels_per_period: in_cycle.iter().map(|s| s.removed).sum(),
@@ -1034,7 +1071,7 @@ pub fn horizon(args: &Args, stop: &Stop) -> anyhow::Result<Report> {
                 let resumed = resumable
                     .get(&state)
                     .and_then(|r| r.lock().ok().and_then(|mut r| r.take()));
-                let mut counted = resumed.as_ref().map_or(0, |(p, _)| p.order.len() as u64);
+                let mut counted = resumed.as_ref().map_or(0, |(p, _)| p.columns());
                 bar.inc(counted);
                 let mut last_save = Instant::now();
                 let mut save = |progress: &Progress, game: &Game, last: bool| {
@@ -1307,6 +1344,7 @@ pub fn describe(result: &StartResult) -> String {
     match &result.outcome {
         Outcome::Perpetual {
             cycle_start,
+            states_kept_from,
             period,
             most_jewels,
             most_jewels_in_cycle,
@@ -1314,15 +1352,26 @@ pub fn describe(result: &StartResult) -> String {
             jewels_per_period,
             cycle,
             ..
-        } => format!(
-            "{start}: proven perpetual: the state at column {cycle_start} recurs at column {}; \
-             from column {cycle_start} the game repeats every {period} columns (cycle \
-             {cycle:016x}), no game over, at most {most_jewels} jewels ({most_jewels_in_cycle} \
-             within the cycle); a period scores {points_per_period} points and removes \
-             {jewels_per_period} cells ({:.1} s)",
-            cycle_start + period,
-            result.seconds
-        ),
+        } => {
+            // Found at the first state known, the cycle may have begun before it.
+            let earlier = if *states_kept_from > 0 && cycle_start == states_kept_from {
+                format!(
+                    " (its states before column {cycle_start} were not kept: the cycle may \
+                     begin earlier)"
+                )
+            } else {
+                String::new()
+            };
+            format!(
+                "{start}: proven perpetual: the state at column {cycle_start} recurs at column \
+                 {}; from column {cycle_start} the game repeats every {period} columns (cycle \
+                 {cycle:016x}){earlier}, no game over, at most {most_jewels} jewels \
+                 ({most_jewels_in_cycle} within the cycle); a period scores \
+                 {points_per_period} points and removes {jewels_per_period} cells ({:.1} s)",
+                cycle_start + period,
+                result.seconds
+            )
+        }
         Outcome::Joined {
             column,
             start: joined,
@@ -1595,6 +1644,80 @@ mod tests {
         );
     }
 
+    /// A game known from column 1,000 on (resumed from a checkpoint head whose column log was
+    /// gone) finds a repeat among the states from there, counts its columns from the start,
+    /// and says the cycle may begin earlier. (The "repeat": the game at its four columns'
+    /// first state again.)
+    #[test]
+    fn a_game_known_from_a_head_alone_counts_from_the_start() {
+        let mut middle = |_: &Question| Some((2, 0));
+        let start = Game::from_generator_state(POWER_ON_STATE);
+        let mut game = start.clone();
+        let mut progress = Progress::known_from(1_000, 40);
+        for _ in 0..4 {
+            progress.order.push(SpawnState::of(&game));
+            progress
+                .steps
+                .push(play_column(&mut middle, &mut game, InputModel::FAST));
+        }
+        let known = Known::default();
+        let (outcome, _) = play_start_states(
+            &mut middle,
+            POWER_ON_STATE,
+            2_000,
+            &known,
+            &mut |_| {},
+            Some((progress, start.clone())),
+            &mut |_, _, _| {},
+            &|| false,
+        );
+        let Outcome::Perpetual {
+            cycle_start,
+            states_kept_from,
+            period,
+            most_jewels,
+            ..
+        } = outcome
+        else {
+            panic!("{outcome:?}");
+        };
+        assert_eq!((cycle_start, states_kept_from, period), (1_000, 1_000, 4));
+        assert_eq!(most_jewels, 40);
+        let result = StartResult {
+            generator_state: POWER_ON_STATE,
+            outcome,
+            seconds: 0.0,
+        };
+        let text = describe(&result);
+        assert!(
+            text.contains("the state at column 1000 recurs at column 1004")
+                && text.contains("before column 1000 were not kept"),
+            "{text}"
+        );
+        // Its lessons count each state's place from the start.
+        let mut middle = |_: &Question| Some((2, 0));
+        let mut progress = Progress::known_from(1_000, 0);
+        let mut game = start.clone();
+        let lost = loop {
+            progress.order.push(SpawnState::of(&game));
+            let step = play_column(&mut middle, &mut game, InputModel::FAST);
+            progress.steps.push(step);
+            if step.lost {
+                break progress.columns() - 1;
+            }
+        };
+        let outcome = Outcome::GameOver {
+            column: lost,
+            most_jewels: 0,
+        };
+        let lessons = Known::new(Blind::default(), 1).lessons(0, &progress, &outcome);
+        assert_eq!(lessons.len(), progress.order.len());
+        let Some((_, Fate::Lost { columns, .. })) = lessons.last() else {
+            panic!("{lessons:?}");
+        };
+        assert_eq!(*columns, lost - 1_000);
+    }
+
     /// A results file keeps each start's result for the next run, refuses other settings'
     /// (and anything that is not one) without touching it, and passes over a line cut short.
     #[test]
@@ -1678,6 +1801,7 @@ mod tests {
         let first_state = progress.order[2];
         let outcome = Outcome::Perpetual {
             cycle_start: 2,
+            states_kept_from: 0,
             period: 3,
             cycle: 0xC,
             most_jewels: 12,
