@@ -372,22 +372,38 @@ impl Board {
         }
     }
 
-    /// Removes the cells of `removed` and lets everything above them fall.
-    pub(crate) fn remove_and_settle(&mut self, removed: u128) {
+    /// Removes the cells of `removed` and lets everything above them fall; true when a jewel
+    /// fell (when none did, no cell has a new neighbour).
+    pub(crate) fn remove_and_settle(&mut self, removed: u128) -> bool {
+        // Column by column, 16 bits each: a u128 shifted by a variable amount costs several
+        // instructions, an array element one.
+        let removed = columns_of(removed);
+        let occupancy = columns_of(self.occupancy());
+        let mut planes = self.planes.map(columns_of);
+        let mut fell = false;
         for x in 0..WIDTH {
-            let shift = STRIDE as usize * x;
-            let gone = ((removed >> shift) & 0xFFFF) as u16;
+            let gone = removed[x];
             if gone == 0 {
                 continue;
             }
-            let keep = !gone;
-            for plane in &mut self.planes {
-                let column = ((*plane >> shift) & 0xFFFF) as u16;
-                let packed = compact(column & keep, gone);
-                *plane = (*plane & !(0xFFFFu128 << shift)) | (u128::from(packed) << shift);
+            let stays = occupancy[x] & !gone;
+            if stays >> gone.trailing_zeros() == 0 {
+                // Only the tops went: nothing falls.
+                for plane in &mut planes {
+                    plane[x] &= !gone;
+                }
+            } else {
+                fell = true;
+                let [p0, p1, p2] = planes.map(|plane| u64::from(plane[x] & !gone));
+                let lanes = compact(p0 | p1 << 16 | p2 << 32, gone);
+                for (k, plane) in planes.iter_mut().enumerate() {
+                    plane[x] = (lanes >> (16 * k)) as u16;
+                }
             }
             self.heights[x] -= gone.count_ones() as u8;
         }
+        self.planes = planes.map(from_columns);
+        fell
     }
 
     /// True when every column is a contiguous stack of valid colours matching its height.
@@ -406,18 +422,49 @@ impl Board {
     }
 }
 
-/// Closes the gaps left by `gone` in a 16-cell column (bits above each gap move down one).
-#[inline]
-fn compact(mut column: u16, gone: u16) -> u16 {
-    let mut gaps = gone;
-    while gaps != 0 {
-        // Highest gap first so the positions of the lower gaps stay valid.
-        let p = gaps.ilog2();
-        let below = (1u16 << p) - 1;
-        column = (column & below) | ((column >> 1) & !below);
-        gaps &= below;
+/// A board-wide mask's columns, 16 bits each (the last two are padding).
+#[inline(always)]
+fn columns_of(mask: u128) -> [u16; 8] {
+    let bytes = mask.to_le_bytes();
+    std::array::from_fn(|i| u16::from_le_bytes([bytes[2 * i], bytes[2 * i + 1]]))
+}
+
+/// [`columns_of`] undone.
+#[inline(always)]
+fn from_columns(columns: [u16; 8]) -> u128 {
+    let mut bytes = [0u8; 16];
+    for (pair, column) in bytes.chunks_exact_mut(2).zip(columns) {
+        pair.copy_from_slice(&column.to_le_bytes());
     }
-    column
+    u128::from_le_bytes(bytes)
+}
+
+/// Bit 0 of each of the three 16-bit lanes that hold one column's planes side by side.
+const LANES: u64 = 0x0001_0001_0001;
+
+/// Closes the gaps left by `gone` in a column's three planes, 16 bits a lane (the cells above
+/// each gap move down by its size): a run of gaps at a time, the highest first, so that the
+/// positions of the lower ones stay valid.
+#[inline]
+fn compact(mut lanes: u64, gone: u16) -> u64 {
+    let mut gaps = u32::from(gone);
+    while gaps != 0 {
+        let top = gaps.ilog2();
+        // The run of gaps that ends at `top` starts above the highest cell below it that stays.
+        let stays_below = !gaps & ((1 << top) - 1);
+        let bottom = if stays_below == 0 {
+            0
+        } else {
+            stays_below.ilog2() + 1
+        };
+        let size = top + 1 - bottom;
+        let below = u64::from((1u16 << bottom) - 1) * LANES;
+        // Shifted down, a lane must not take the bits of the lane above it.
+        let fits = u64::from(0x7FFFu16 >> size) * LANES;
+        lanes = (lanes & below) | ((lanes >> size) & fits & !below);
+        gaps &= (1 << bottom) - 1;
+    }
+    lanes
 }
 
 impl fmt::Debug for Board {
@@ -443,6 +490,38 @@ impl fmt::Display for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Removing cells closes every gap, column by column, as a plain filter of each stack
+        /// would; and says whether a jewel fell.
+        #[test]
+        fn removed_cells_close_up_as_the_stacks_filtered(
+            stacks in proptest::collection::vec(
+                proptest::collection::vec((1u8..=COLOURS, any::<bool>()), 0..=ROWS),
+                WIDTH,
+            ),
+        ) {
+            let (mut board, mut expected) = (Board::empty(), Board::empty());
+            let mut removed = 0u128;
+            let mut fell = false;
+            for (x, stack) in stacks.iter().enumerate() {
+                let mut gone_below = false;
+                for (i, &(colour, gone)) in stack.iter().enumerate() {
+                    board.push(x, colour);
+                    if gone {
+                        removed |= bit(x, i);
+                        gone_below = true;
+                    } else {
+                        expected.push(x, colour);
+                        fell |= gone_below;
+                    }
+                }
+            }
+            prop_assert_eq!(board.remove_and_settle(removed), fell);
+            prop_assert_eq!(board, expected);
+        }
+    }
 
     #[test]
     fn grid_round_trip() {

@@ -97,10 +97,10 @@ pub(crate) fn lines_through(board: &Board, cells: u128, colour: u8) -> u128 {
     through & cells
 }
 
-/// Removes `gone` and lets the stacks fall. The real game compacts rows -1..12 only: whatever
-/// is in row -2 is erased.
+/// Removes `gone` and lets the stacks fall; true when a jewel fell. The real game compacts rows
+/// -1..12 only: whatever is in row -2 is erased.
 #[inline]
-fn collapse(board: &mut Board, gone: u128, rules: RuleSet, outcome: &mut LockOutcome) {
+fn collapse(board: &mut Board, gone: u128, rules: RuleSet, outcome: &mut LockOutcome) -> bool {
     let gone = match rules {
         RuleSet::Reference => gone,
         RuleSet::Real => {
@@ -109,7 +109,7 @@ fn collapse(board: &mut Board, gone: u128, rules: RuleSet, outcome: &mut LockOut
             gone | erased
         }
     };
-    board.remove_and_settle(gone);
+    board.remove_and_settle(gone)
 }
 
 /// Removes matches until the board is stable, recording each step.
@@ -121,7 +121,11 @@ fn settle(board: &mut Board, rules: RuleSet, outcome: &mut LockOutcome) {
             break;
         }
         outcome.record(matched.count_ones());
-        collapse(board, matched, rules, outcome);
+        // Every line of the cells left was there before, and matched with the rest, unless
+        // a jewel fell into it: when none fell the board is stable.
+        if !collapse(board, matched, rules, outcome) {
+            break;
+        }
     }
 }
 
@@ -178,6 +182,7 @@ pub(crate) fn lock_unchecked(
             0
         };
         outcome.record(gone.count_ones() + 3);
+        // Whether a jewel fell or not, the X's landing is new: matches are looked for.
         collapse(board, gone, rules, &mut outcome);
     } else {
         board.push(x, column.bottom());
