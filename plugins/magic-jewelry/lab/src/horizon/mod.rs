@@ -1596,6 +1596,19 @@ mod tests {
     }
 
     /// A stop asked for once it has been looked at `calls` times (one look a column).
+    /// The power-on's game played `columns` columns by `choose`, each state and step kept in
+    /// `progress`: the game after them.
+    fn play_kept(choose: &mut Choose<'_>, progress: &mut Progress, columns: usize) -> Game {
+        let mut game = Game::from_generator_state(POWER_ON_STATE);
+        for _ in 0..columns {
+            progress.order.push(SpawnState::of(&game));
+            progress
+                .steps
+                .push(play_column(choose, &mut game, InputModel::FAST));
+        }
+        game
+    }
+
     fn stop_after(calls: u64) -> impl Fn() -> bool + Sync {
         let asked = std::sync::atomic::AtomicU64::new(0);
         move || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= calls
@@ -1606,16 +1619,9 @@ mod tests {
     /// game's start given again: the check replays the same four columns.)
     #[test]
     fn a_stop_ends_the_check_of_a_period() {
-        let mut middle = |_: &Question| Some((2, 0));
         let start = Game::from_generator_state(POWER_ON_STATE);
-        let mut game = start.clone();
         let mut progress = Progress::default();
-        for _ in 0..4 {
-            progress.order.push(SpawnState::of(&game));
-            progress
-                .steps
-                .push(play_column(&mut middle, &mut game, InputModel::FAST));
-        }
+        play_kept(&mut |_| Some((2, 0)), &mut progress, 4);
         let known = Known::default();
         let stop = stop_after(2);
         let check = |stop: &Stop| {
@@ -1652,14 +1658,8 @@ mod tests {
     fn a_game_known_from_a_head_alone_counts_from_the_start() {
         let mut middle = |_: &Question| Some((2, 0));
         let start = Game::from_generator_state(POWER_ON_STATE);
-        let mut game = start.clone();
         let mut progress = Progress::known_from(1_000, 40);
-        for _ in 0..4 {
-            progress.order.push(SpawnState::of(&game));
-            progress
-                .steps
-                .push(play_column(&mut middle, &mut game, InputModel::FAST));
-        }
+        play_kept(&mut middle, &mut progress, 4);
         let known = Known::default();
         let (outcome, _) = play_start_states(
             &mut middle,
@@ -1787,15 +1787,8 @@ mod tests {
     /// it.
     #[test]
     fn a_perpetual_game_teaches_every_state_it_went_through() {
-        let mut game = Game::from_generator_state(POWER_ON_STATE);
-        let mut left = |_: &Question| Some((0, 0));
         let mut progress = Progress::default();
-        for _ in 0..5 {
-            progress.order.push(SpawnState::of(&game));
-            progress
-                .steps
-                .push(play_column(&mut left, &mut game, InputModel::FAST));
-        }
+        let game = play_kept(&mut |_| Some((0, 0)), &mut progress, 5);
         let jewels: Vec<u32> = progress.steps.iter().map(|s| s.jewels).collect();
         assert_eq!(jewels, [3, 6, 9, 12, 11]);
         let first_state = progress.order[2];
