@@ -61,6 +61,7 @@
 //!   ([`Strategy::set_budget`]).
 
 pub mod eval;
+mod memo;
 pub mod rules;
 pub mod search;
 

@@ -5,7 +5,7 @@ use super::rules::board::{Board, Column, VISIBLE_ROWS, WIDTH};
 use super::rules::resolve::{lock, matches};
 use super::rules::RuleSet;
 use super::search::input::{FallState, InputModel};
-use super::search::placement::reachable;
+use super::search::placement::{reachable, ReachMemo};
 use proptest::prelude::*;
 
 fn column() -> impl Strategy<Value = Column> {
@@ -80,6 +80,39 @@ proptest! {
                 prop_assert_eq!(p.y, board.rest_row(p.x as usize));
                 prop_assert!(p.y >= 0);
             }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// What lets searches keep placements by the stacks' heights ([`ReachMemo`]): a board
+    /// recoloured cell by cell, its stacks as tall, gives the same placements.
+    #[test]
+    fn reach_depends_on_the_stacks_heights_alone(
+        heights in [0u8..=13, 0u8..=13, 0u8..=13, 0u8..=12, 0u8..=13, 0u8..=13],
+        colours in proptest::collection::vec(1u8..=6, 2 * 15 * WIDTH),
+        speed in 1u8..=63,
+        interval in 2u8..=12,
+    ) {
+        let board_coloured = |colours: &[u8]| {
+            let mut grid = [[0u8; WIDTH]; 15];
+            for (x, &h) in heights.iter().enumerate() {
+                for row in 15 - usize::from(h)..15 {
+                    grid[row][x] = colours[row * WIDTH + x];
+                }
+            }
+            Board::from_grid(&grid).expect("stacks from the floor")
+        };
+        let (one, other) = (board_coloured(&colours), board_coloured(&colours[15 * WIDTH..]));
+        let memo = ReachMemo::default();
+        for input in [InputModel::FAST, InputModel::normal(interval)] {
+            let start = FallState::spawn(speed);
+            let (a, b) = (reachable(&one, start, input), reachable(&other, start, input));
+            prop_assert_eq!(a.as_slice(), b.as_slice());
+            prop_assert_eq!(&*memo.reachable(&one, start, input), a.as_slice());
+            prop_assert_eq!(&*memo.reachable(&other, start, input), b.as_slice(), "kept");
         }
     }
 }

@@ -96,10 +96,10 @@ impl<E: Evaluator + Send + Sync> Goal for ScoreEvaluator<E> {
 
     #[inline]
     fn interim(&self, board: &Board) -> f64 {
-        self.survival.interim_cost(board)
+        self.survival().interim_cost(board)
     }
 
     fn boards(&self) -> &dyn Evaluator {
-        &self.survival
+        self.survival()
     }
 }

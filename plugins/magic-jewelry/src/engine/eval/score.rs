@@ -43,10 +43,12 @@
 
 use super::ready::ready_chain;
 use super::Evaluator;
+use crate::engine::memo::{mix_in, Memo, MemoKey};
 use crate::engine::rules::board::{Board, COLOURS, VISIBLE_ROWS, WIDTH};
 use crate::engine::rules::scoring::step_points;
 use crate::engine::rules::{Column, Counters, RuleSet, WILD_EVERY};
 use std::fmt;
+use std::sync::Arc;
 
 /// What a strategy plays for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash, serde::Serialize)]
@@ -132,8 +134,45 @@ impl Default for ScoreWeights {
 /// A board evaluator for the survival value, with the score objective's weights.
 #[derive(Debug, Clone)]
 pub struct ScoreEvaluator<E> {
-    pub survival: E,
-    pub weights: ScoreWeights,
+    survival: E,
+    weights: ScoreWeights,
+    /// The terms of the boards valued lately, shared by the clones (same evaluator, same
+    /// weights).
+    seen: Arc<Memo<TermsKey, BoardTerms>>,
+}
+
+/// Boards whose terms are kept: about ten decisions of a foresight search.
+const TERMS_KEPT_LOG2: u32 = 16;
+
+/// What a board's terms depend on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct TermsKey {
+    board: Board,
+    rules: RuleSet,
+    combo: u8,
+}
+
+impl MemoKey for TermsKey {
+    #[inline]
+    fn mix(&self) -> u64 {
+        let start = u64::from(self.combo) | u64::from(self.rules == RuleSet::Real) << 8;
+        self.board.planes.iter().fold(start, |hash, &plane| {
+            mix_in(mix_in(hash, plane as u64), (plane >> 64) as u64)
+        })
+    }
+}
+
+/// What a leaf's value takes from its board alone (with the rules and the combo counter).
+#[derive(Debug, Clone, Copy)]
+struct BoardTerms {
+    survival: f64,
+    /// Cells above the safe height, squared and summed.
+    over: u32,
+    /// Points of the chain the board holds ready (0 when not counted: an unsafe board, or no
+    /// weight on it).
+    ready: u64,
+    /// Cells of the most common colour.
+    most: u32,
 }
 
 /// Cells of each colour on the board (index 0 unused).
@@ -163,7 +202,49 @@ pub fn best_wild(rules: RuleSet, board: &Board, counters: &Counters) -> u64 {
 
 impl<E: Evaluator> ScoreEvaluator<E> {
     pub fn new(survival: E, weights: ScoreWeights) -> Self {
-        Self { survival, weights }
+        Self {
+            survival,
+            weights,
+            seen: Arc::new(Memo::new(TERMS_KEPT_LOG2)),
+        }
+    }
+
+    /// What values a board alone, for safety.
+    pub fn survival(&self) -> &E {
+        &self.survival
+    }
+
+    pub fn weights(&self) -> &ScoreWeights {
+        &self.weights
+    }
+
+    /// The terms of `board`'s value that depend on it alone, remembered for boards met
+    /// lately.
+    fn board_terms(&self, rules: RuleSet, board: &Board, combo: u8) -> BoardTerms {
+        let key = TermsKey {
+            board: *board,
+            rules,
+            combo,
+        };
+        self.seen.get_or(&key, || {
+            let w = &self.weights;
+            let over = board
+                .heights()
+                .iter()
+                .map(|&h| u32::from(h.saturating_sub(w.safe_height)).pow(2))
+                .sum();
+            let ready = if over == 0 && w.ready > 0.0 {
+                ready_chain(rules, board, combo).points
+            } else {
+                0
+            };
+            BoardTerms {
+                survival: self.survival.score(board),
+                over,
+                ready,
+                most: colour_counts(board).into_iter().max().unwrap_or(0),
+            }
+        })
     }
 
     /// The value of a search path's last board: `points` scored by the path's locks, the
@@ -177,35 +258,30 @@ impl<E: Evaluator> ScoreEvaluator<E> {
         wild_due: bool,
     ) -> f64 {
         let w = &self.weights;
-        let mut value = self.survival.score(board) + points as f64 / w.points_per_jewel;
-        let over: u32 = board
-            .heights()
-            .iter()
-            .map(|&h| u32::from(h.saturating_sub(w.safe_height)).pow(2))
-            .sum();
-        if over > 0 {
-            return value - w.danger * f64::from(over);
+        let terms = self.board_terms(rules, board, counters.combo);
+        let mut value = terms.survival + points as f64 / w.points_per_jewel;
+        if terms.over > 0 {
+            return value - w.danger * f64::from(terms.over);
         }
         value += w.combo * f64::from(counters.combo);
         if w.ready > 0.0 {
-            let ready = ready_chain(rules, board, counters.combo);
-            value += w.ready * ready.points as f64 / w.points_per_jewel;
+            value += w.ready * terms.ready as f64 / w.points_per_jewel;
         }
         value += if wild_due {
             best_wild(rules, board, counters) as f64 / w.points_per_jewel
         } else {
-            self.hoard(board, counters)
+            self.hoard(terms.most, counters)
         };
         value
     }
 
-    /// The wild column's points on the largest colour, scaled by how close it is, in jewels.
-    fn hoard(&self, board: &Board, counters: &Counters) -> f64 {
+    /// The wild column's points on the largest colour (`most` cells), scaled by how close it
+    /// is, in jewels.
+    fn hoard(&self, most: u32, counters: &Counters) -> f64 {
         let w = &self.weights;
         if w.hoard == 0.0 {
             return 0.0;
         }
-        let most = colour_counts(board).into_iter().max().unwrap_or(0);
         if most == 0 {
             return 0.0;
         }

@@ -16,10 +16,12 @@
 //! rotation planned for the next frame would race the lock).
 
 use super::input::{FallState, InputModel, Move, Timeline};
+use crate::engine::memo::{mix_in, Memo, MemoKey};
 use crate::engine::rules::board::{Board, WIDTH};
 use jewelbot_plugin::Buttons;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::Arc;
 
 /// Most distinct lock results: 6 columns x 6 arrangements.
 pub const MAX_PLACEMENTS: usize = WIDTH * 6;
@@ -238,6 +240,80 @@ fn buttons_for(
     Timeline {
         frames,
         finish: if down { Buttons::DOWN } else { Buttons::NONE },
+    }
+}
+
+/// The placements of columns from the starts and stacks met lately: a search meets the same
+/// stacks' heights far more often than the same colours. Clones share what was found.
+#[derive(Debug, Clone)]
+pub(crate) struct ReachMemo(Arc<Memo<ReachKey, Arc<[Placement]>>>);
+
+/// Starts and stacks kept: a few thousand, where a search meets some hundreds.
+const REACH_KEPT_LOG2: u32 = 12;
+
+/// What a column's reach depends on: where each stack's column would rest, where the column
+/// starts, how the buttons are pressed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct ReachKey {
+    rest: [i8; WIDTH],
+    start: FallState,
+    input: InputModel,
+}
+
+impl MemoKey for ReachKey {
+    #[inline]
+    fn mix(&self) -> u64 {
+        let bytes = |bytes: &[u8]| bytes.iter().fold(0, |word, &b| word << 8 | u64::from(b));
+        let rest = bytes(&self.rest.map(|r| r as u8));
+        let FallState {
+            x,
+            y,
+            arrangement,
+            timer,
+            speed,
+            armed,
+            held,
+        } = self.start;
+        let start = bytes(&[
+            x,
+            y as u8,
+            arrangement,
+            timer,
+            speed,
+            u8::from(armed),
+            held.bits(),
+        ]);
+        let InputModel {
+            tap_interval,
+            soft_drop,
+            swap,
+        } = self.input;
+        let input = bytes(&[tap_interval, u8::from(soft_drop), u8::from(swap)]);
+        mix_in(mix_in(mix_in(0, rest), start), input)
+    }
+}
+
+impl Default for ReachMemo {
+    fn default() -> Self {
+        Self(Arc::new(Memo::new(REACH_KEPT_LOG2)))
+    }
+}
+
+impl ReachMemo {
+    /// The placements [`reachable`] finds (without their timelines).
+    pub(crate) fn reachable(
+        &self,
+        board: &Board,
+        start: FallState,
+        input: InputModel,
+    ) -> Arc<[Placement]> {
+        let key = ReachKey {
+            rest: std::array::from_fn(|x| board.rest_row(x)),
+            start,
+            input,
+        };
+        self.0
+            .get_or(&key, || reachable(board, start, input).as_slice().into())
     }
 }
 

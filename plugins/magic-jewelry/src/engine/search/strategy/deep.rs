@@ -15,7 +15,7 @@ use crate::engine::rules::board::{Board, Column, COLOURS};
 use crate::engine::rules::resolve::LockOutcome;
 use crate::engine::rules::RuleSet;
 use crate::engine::search::input::{FallState, InputModel};
-use crate::engine::search::placement::{reachable, Placement, MAX_PLACEMENTS};
+use crate::engine::search::placement::{Placement, ReachMemo, MAX_PLACEMENTS};
 use crate::engine::search::question::Question;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -80,6 +80,7 @@ pub struct Deep<G = AnyEvaluator> {
     pool: Vec<Candidate>,
     /// The columns after next looked at, with their weights (summing to 1).
     triples: Vec<(Column, f64)>,
+    reach_seen: ReachMemo,
 }
 
 /// Every colour triple up to rotation, weighted by the chance of the triples it stands for.
@@ -142,6 +143,7 @@ impl<G: Goal> Deep<G> {
                 None => rotation_classes(rules),
                 Some(n) => Vec::with_capacity(n),
             },
+            reach_seen: ReachMemo::default(),
         }
     }
 
@@ -179,7 +181,7 @@ impl<G: Goal> Deep<G> {
         let (rules, goal) = (self.seat.rules, &self.seat.goal);
         let wild = [(Column::WILD, 1.0)];
         let columns: &[(Column, f64)] = if tally.wild_due { &wild } else { &self.triples };
-        let placements = reachable(board, start, input);
+        let placements = self.reach_seen.reachable(board, start, input);
         if placements.is_empty() {
             return (LOSS, 0);
         }
@@ -260,9 +262,9 @@ impl<G: Goal> Strategy for Deep<G> {
                     terminal: false,
                 }]);
             };
-            let placements = reachable(after, spawn, input);
+            let placements = self.reach_seen.reachable(after, spawn, input);
             let first_cost = goal.interim(after);
-            let mut paths = Vec::with_capacity(placements.as_slice().len());
+            let mut paths = Vec::with_capacity(placements.len());
             for_each_result(rules, after, second, &placements, |q, last, outcome| {
                 if !outcome.game_over {
                     let tally = count(goal, rules, &tally, outcome, q.y, second);
@@ -291,9 +293,15 @@ impl<G: Goal> Strategy for Deep<G> {
         // The first placements on every core, their paths gathered in the order one core
         // would visit them.
         let mut firsts = Vec::with_capacity(placements.as_slice().len());
-        for_each_result(rules, board, current, &placements, |p, after, outcome| {
-            firsts.push((*p, *after, *outcome));
-        });
+        for_each_result(
+            rules,
+            board,
+            current,
+            placements.as_slice(),
+            |p, after, outcome| {
+                firsts.push((*p, *after, *outcome));
+            },
+        );
         let paths: Vec<_> = firsts
             .par_iter()
             .map(|(p, after, outcome)| paths_from(p, after, outcome))

@@ -13,13 +13,20 @@
 //! core would take them (`foresight_decides_alike_on_any_number_of_cores`): the score
 //! objective's `horizon --foresight` plays 1,000 columns in 6.2 s on two cores against 9.2 s on
 //! one.
+//!
+//! Consecutive decisions walk much the same boards: of the score objective's leaves, 35% were
+//! valued by this decision or the one before, 55% within the last forty. Its board terms are
+//! kept ([`ScoreEvaluator`](crate::engine::eval::ScoreEvaluator)), and so are the placements
+//! from a spawn, by the stacks' heights (`ReachMemo`): the same choices, and `horizon
+//! --objective score --foresight --threads 1 --max-columns 3000` took 11.3 s against 16.1 s
+//! without them.
 
 use super::{for_each_result, Budget, Choice, Ranking, SeatView, Strategy, LOSS};
 use crate::engine::eval::Tally;
 use crate::engine::rules::board::{Board, Column};
 use crate::engine::rules::{ColumnGenerator, RuleSet};
 use crate::engine::search::input::FallState;
-use crate::engine::search::placement::{reachable, Placement};
+use crate::engine::search::placement::{reachable, Placement, ReachMemo};
 use crate::engine::search::question::Question;
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -104,6 +111,9 @@ pub struct Foresight {
     /// The children kept for the next depth.
     next: Vec<Node>,
     seen: HashSet<NodeKey>,
+    /// Where columns spawned on the beam's boards can lock: the boards share their stacks'
+    /// heights far more often than their colours.
+    reach_seen: ReachMemo,
     /// The last budget given: without a time limit the look-ahead drops its own too, so that
     /// results depend only on the inputs.
     budget: Budget,
@@ -132,6 +142,7 @@ impl Foresight {
             order: Vec::new(),
             next: Vec::new(),
             seen: HashSet::new(),
+            reach_seen: ReachMemo::default(),
             budget: Budget::UNLIMITED,
         }
     }
@@ -222,10 +233,10 @@ impl Foresight {
                 };
                 let spawned;
                 let placements = if depth == 0 {
-                    &placements
+                    placements.as_slice()
                 } else {
                     let spawn = FallState::spawn(rules.fall_speed(parent.tally.counters.level));
-                    spawned = reachable(&parent.board, spawn, input);
+                    spawned = self.reach_seen.reachable(&parent.board, spawn, input);
                     &spawned
                 };
                 for_each_result(
@@ -381,7 +392,7 @@ mod tests {
             RuleSet::Real,
             board,
             column,
-            &placements,
+            placements.as_slice(),
             |p, after, outcome| {
                 let fits = first.is_none_or(|f| {
                     column.arranged(f.1) == column.arranged(p.arrangement) && f.0 == p.x

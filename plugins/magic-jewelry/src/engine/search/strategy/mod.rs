@@ -18,7 +18,7 @@ pub use seat::{Seat, SeatView};
 pub use spec::{StrategySpec, UnknownStrategy, MAX_CANDIDATES, MAX_SAMPLES};
 
 use super::input::{FallState, InputModel, Timeline};
-use super::placement::{reachable, Placement, Placements};
+use super::placement::{reachable, Placement};
 use super::question::Question;
 use crate::engine::eval::score::Objective;
 use crate::engine::eval::weights::Weights;
@@ -246,13 +246,13 @@ pub fn for_each_result(
     rules: RuleSet,
     board: &Board,
     column: Column,
-    placements: &Placements,
+    placements: &[Placement],
     mut visit: impl FnMut(&Placement, &Board, &LockOutcome),
 ) {
     let arranged: [Column; 6] = std::array::from_fn(|a| column.arranged(a as u8));
     let distinct = column.distinct_arrangements(6);
     let mut seen = 0u64;
-    for p in placements.as_slice() {
+    for p in placements {
         // The first arrangement giving these jewels stands for all.
         let jewels = arranged[p.arrangement as usize % 6];
         let canonical = (0..6)
@@ -311,12 +311,18 @@ pub(crate) fn best_last<G: Goal + ?Sized>(
 ) -> f64 {
     let placements = reachable(board, start, input);
     let mut best = LOSS;
-    for_each_result(rules, board, column, &placements, |p, after, outcome| {
-        if !outcome.game_over {
-            let tally = count(goal, rules, tally, outcome, p.y, column);
-            best = best.max(goal.value(rules, after, &tally));
-        }
-    });
+    for_each_result(
+        rules,
+        board,
+        column,
+        placements.as_slice(),
+        |p, after, outcome| {
+            if !outcome.game_over {
+                let tally = count(goal, rules, tally, outcome, p.y, column);
+                best = best.max(goal.value(rules, after, &tally));
+            }
+        },
+    );
     best
 }
 
@@ -331,15 +337,21 @@ fn best_placement(
 ) -> Option<Choice> {
     let placements = reachable(board, start, input);
     let mut best: Option<Choice> = None;
-    for_each_result(rules, board, column, &placements, |p, after, outcome| {
-        if outcome.game_over {
-            return;
-        }
-        let score = evaluator.score(after);
-        if best.is_none_or(|b| score > b.score) {
-            best = Some(Choice::of(p, score));
-        }
-    });
+    for_each_result(
+        rules,
+        board,
+        column,
+        placements.as_slice(),
+        |p, after, outcome| {
+            if outcome.game_over {
+                return;
+            }
+            let score = evaluator.score(after);
+            if best.is_none_or(|b| score > b.score) {
+                best = Some(Choice::of(p, score));
+            }
+        },
+    );
     best
 }
 
@@ -444,7 +456,7 @@ mod tests {
                 rules,
                 &board,
                 Column::new(4, 5, 6),
-                &placements,
+                placements.as_slice(),
                 |p, after, o| {
                     if o.game_over {
                         lost.push((p.x, after.height(3)));
