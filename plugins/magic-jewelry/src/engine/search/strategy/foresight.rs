@@ -26,7 +26,7 @@ use crate::engine::eval::Tally;
 use crate::engine::rules::board::{Board, Column};
 use crate::engine::rules::{ColumnGenerator, RuleSet};
 use crate::engine::search::input::FallState;
-use crate::engine::search::placement::{reachable, Placement, ReachMemo};
+use crate::engine::search::placement::{reachable, Placement, ReachMemo, MAX_PLACEMENTS};
 use crate::engine::search::question::Question;
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -216,7 +216,7 @@ impl Foresight {
                 if depth > 0 && time.is_some_and(|limit| began.elapsed() > limit) {
                     return None;
                 }
-                let mut children = Vec::new();
+                let mut children = Vec::with_capacity(MAX_PLACEMENTS);
                 let mut evaluated = 0u64;
                 let column = if parent.wild {
                     Column::WILD
@@ -285,26 +285,18 @@ impl Foresight {
                 break;
             }
             // Best first (among equals the first found, as the fair searches do), then the best
-            // `beam` distinct boards: the order is sorted by index, only the kept are hashed.
-            let children = &self.children;
-            self.order.clear();
-            self.order.extend(0..children.len() as u32);
-            self.order.sort_unstable_by(|&a, &b| {
-                let (x, y) = (&children[a as usize], &children[b as usize]);
-                y.score.total_cmp(&x.score).then(a.cmp(&b))
-            });
-            self.seen.clear();
-            self.next.clear();
-            let width = config.beam.max(1);
-            for &i in &self.order {
-                if self.next.len() == width {
-                    break;
-                }
-                let node = &children[i as usize];
-                if self.seen.insert(key(node)) {
-                    self.next.push(*node);
-                }
-            }
+            // `beam` distinct boards.
+            best_distinct(
+                &self.children,
+                config.beam.max(1),
+                |x, y| y.score.total_cmp(&x.score),
+                key,
+                Scratch {
+                    order: &mut self.order,
+                    seen: &mut self.seen,
+                },
+                &mut self.next,
+            );
             std::mem::swap(&mut self.children, &mut self.next);
             std::mem::swap(&mut self.beam, &mut self.children);
             reached = depth + 1;
@@ -323,6 +315,49 @@ impl Foresight {
             self.ranking.offer(Choice::of(&node.first, node.score));
         }
         self.ranking.as_slice().first().copied()
+    }
+}
+
+/// Buffers [`best_distinct`] reuses from call to call.
+struct Scratch<'a, K> {
+    order: &'a mut Vec<u32>,
+    seen: &'a mut HashSet<K>,
+}
+
+/// Into `kept`, the best `width` of `items` with distinct keys, best first by `better`
+/// (`Less`: the first is better), among equals the first in `items`. Only the front of the
+/// order is read: the best few widths' worth are picked out and sorted, and the next few only
+/// when items met twice used them up; only the kept are hashed.
+fn best_distinct<T: Copy, K: Eq + std::hash::Hash>(
+    items: &[T],
+    width: usize,
+    better: impl Fn(&T, &T) -> std::cmp::Ordering,
+    key: impl Fn(&T) -> K,
+    scratch: Scratch<'_, K>,
+    kept: &mut Vec<T>,
+) {
+    let Scratch { order, seen } = scratch;
+    let before = |a: &u32, b: &u32| better(&items[*a as usize], &items[*b as usize]).then(a.cmp(b));
+    order.clear();
+    order.extend(0..items.len() as u32);
+    seen.clear();
+    kept.clear();
+    let (mut sorted, mut read) = (0, 0);
+    while kept.len() < width && read < order.len() {
+        if read == sorted {
+            let rest = &mut order[sorted..];
+            let front = (4 * width).min(rest.len());
+            if front < rest.len() {
+                rest.select_nth_unstable_by(front - 1, before);
+            }
+            rest[..front].sort_unstable_by(before);
+            sorted += front;
+        }
+        let item = &items[order[read] as usize];
+        read += 1;
+        if seen.insert(key(item)) {
+            kept.push(*item);
+        }
     }
 }
 
@@ -379,6 +414,30 @@ mod tests {
     use crate::engine::search::input::InputModel;
     use crate::engine::search::strategy::strategy_by_name;
     use crate::engine::Weights;
+
+    proptest::proptest! {
+        /// The beam keeps what sorting every child and keeping the first of each key would.
+        #[test]
+        fn the_beam_keeps_the_best_distinct_children(
+            items in proptest::collection::vec((0u8..20, 0u8..30), 0..400),
+            width in 1usize..60,
+        ) {
+            let (mut order, mut seen, mut kept) = (Vec::new(), HashSet::new(), Vec::new());
+            let better = |x: &(u8, u8), y: &(u8, u8)| y.0.cmp(&x.0);
+            let scratch = Scratch { order: &mut order, seen: &mut seen };
+            best_distinct(&items, width, better, |item| item.1, scratch, &mut kept);
+            let mut all: Vec<usize> = (0..items.len()).collect();
+            all.sort_by(|&a, &b| better(&items[a], &items[b]).then(a.cmp(&b)));
+            let mut keys = HashSet::new();
+            let plain: Vec<(u8, u8)> = all
+                .into_iter()
+                .map(|i| items[i])
+                .filter(|item| keys.insert(item.1))
+                .take(width)
+                .collect();
+            proptest::prop_assert_eq!(kept, plain);
+        }
+    }
 
     /// The fewest jewels summed over the boards after each of `columns`, the first placed as
     /// `first` (exhaustive: the truth the beam search approximates).
