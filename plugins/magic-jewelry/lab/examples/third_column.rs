@@ -55,7 +55,7 @@ fn clairvoyant(net: &ValueNetwork, board: &Board, columns: [Column; 3]) -> Optio
         RULES,
         board,
         columns[0],
-        placements.as_slice(),
+        &placements,
         |p, after, outcome| {
             if outcome.game_over {
                 return;

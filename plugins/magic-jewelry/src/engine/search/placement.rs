@@ -100,6 +100,15 @@ pub struct Placements {
     input: InputModel,
 }
 
+/// The lock results, as a slice: what the searches walk.
+impl std::ops::Deref for Placements {
+    type Target = [Placement];
+
+    fn deref(&self) -> &[Placement] {
+        &self.list
+    }
+}
+
 impl Placements {
     /// The lock results, in order of discovery (soonest first).
     pub fn as_slice(&self) -> &[Placement] {

@@ -293,15 +293,9 @@ impl<G: Goal> Strategy for Deep<G> {
         // The first placements on every core, their paths gathered in the order one core
         // would visit them.
         let mut firsts = Vec::with_capacity(placements.as_slice().len());
-        for_each_result(
-            rules,
-            board,
-            current,
-            placements.as_slice(),
-            |p, after, outcome| {
-                firsts.push((*p, *after, *outcome));
-            },
-        );
+        for_each_result(rules, board, current, &placements, |p, after, outcome| {
+            firsts.push((*p, *after, *outcome));
+        });
         let paths: Vec<_> = firsts
             .par_iter()
             .map(|(p, after, outcome)| paths_from(p, after, outcome))

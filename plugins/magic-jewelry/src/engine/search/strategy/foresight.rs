@@ -451,7 +451,7 @@ mod tests {
             RuleSet::Real,
             board,
             column,
-            placements.as_slice(),
+            &placements,
             |p, after, outcome| {
                 let fits = first.is_none_or(|f| {
                     column.arranged(f.1) == column.arranged(p.arrangement) && f.0 == p.x

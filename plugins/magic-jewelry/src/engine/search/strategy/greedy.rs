@@ -69,33 +69,27 @@ impl<G: Goal> Strategy for Greedy<G> {
         let goal = &self.seat.goal;
         let ranking = &mut self.seat.ranking;
         ranking.clear();
-        for_each_result(
-            rules,
-            board,
-            current,
-            placements.as_slice(),
-            |p, after, outcome| {
-                let score = if outcome.game_over {
-                    2.0 * LOSS
-                } else {
-                    let tally = count(goal, rules, &at_start, outcome, p.y, current);
-                    let second = column_after(&tally, question.next).filter(|_| two_columns);
-                    match second {
-                        Some(second) => {
-                            let value = best_last(rules, goal, after, second, &tally, spawn, input);
-                            if value <= LOSS {
-                                // The next column loses everywhere: still prefer the better board.
-                                LOSS + goal.value(rules, after, &tally)
-                            } else {
-                                value - goal.interim(after)
-                            }
+        for_each_result(rules, board, current, &placements, |p, after, outcome| {
+            let score = if outcome.game_over {
+                2.0 * LOSS
+            } else {
+                let tally = count(goal, rules, &at_start, outcome, p.y, current);
+                let second = column_after(&tally, question.next).filter(|_| two_columns);
+                match second {
+                    Some(second) => {
+                        let value = best_last(rules, goal, after, second, &tally, spawn, input);
+                        if value <= LOSS {
+                            // The next column loses everywhere: still prefer the better board.
+                            LOSS + goal.value(rules, after, &tally)
+                        } else {
+                            value - goal.interim(after)
                         }
-                        None => goal.value(rules, after, &tally),
                     }
-                };
-                ranking.offer(Choice::of(p, score));
-            },
-        );
+                    None => goal.value(rules, after, &tally),
+                }
+            };
+            ranking.offer(Choice::of(p, score));
+        });
         ranking.as_slice().first().copied()
     }
 }

@@ -311,18 +311,12 @@ pub(crate) fn best_last<G: Goal + ?Sized>(
 ) -> f64 {
     let placements = reachable(board, start, input);
     let mut best = LOSS;
-    for_each_result(
-        rules,
-        board,
-        column,
-        placements.as_slice(),
-        |p, after, outcome| {
-            if !outcome.game_over {
-                let tally = count(goal, rules, tally, outcome, p.y, column);
-                best = best.max(goal.value(rules, after, &tally));
-            }
-        },
-    );
+    for_each_result(rules, board, column, &placements, |p, after, outcome| {
+        if !outcome.game_over {
+            let tally = count(goal, rules, tally, outcome, p.y, column);
+            best = best.max(goal.value(rules, after, &tally));
+        }
+    });
     best
 }
 
@@ -337,21 +331,15 @@ fn best_placement(
 ) -> Option<Choice> {
     let placements = reachable(board, start, input);
     let mut best: Option<Choice> = None;
-    for_each_result(
-        rules,
-        board,
-        column,
-        placements.as_slice(),
-        |p, after, outcome| {
-            if outcome.game_over {
-                return;
-            }
-            let score = evaluator.score(after);
-            if best.is_none_or(|b| score > b.score) {
-                best = Some(Choice::of(p, score));
-            }
-        },
-    );
+    for_each_result(rules, board, column, &placements, |p, after, outcome| {
+        if outcome.game_over {
+            return;
+        }
+        let score = evaluator.score(after);
+        if best.is_none_or(|b| score > b.score) {
+            best = Some(Choice::of(p, score));
+        }
+    });
     best
 }
 
@@ -456,7 +444,7 @@ mod tests {
                 rules,
                 &board,
                 Column::new(4, 5, 6),
-                placements.as_slice(),
+                &placements,
                 |p, after, o| {
                     if o.game_over {
                         lost.push((p.x, after.height(3)));
