@@ -136,6 +136,7 @@ pub fn worker_pool(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
             if let Some(size) = thread.stack_size() {
                 builder = builder.stack_size(size);
             }
+            room_for_a_thread(thread.stack_size())?;
             let (started, running) = std::sync::mpsc::channel();
             builder.spawn(move || {
                 let _ = started.send(());
@@ -148,6 +149,16 @@ pub fn worker_pool(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
         })
         .build()
         .map_err(|e| anyhow::anyhow!("cannot start {threads} worker threads: {e}"))
+}
+
+/// Whether the address space has room for one more thread: its stack (`stack`, or the most
+/// a default stack takes), and beside it the signal stack the thread makes as it starts, which
+/// the system can refuse only by aborting the program. Threads start one at a time, so room
+/// found here is there for the thread. (An anonymous mapping takes address space, not memory,
+/// until it is written.)
+fn room_for_a_thread(stack: Option<usize>) -> std::io::Result<()> {
+    const MARGIN: usize = 1 << 20;
+    memmap2::MmapMut::map_anon(stack.unwrap_or(8 << 20) + MARGIN).map(drop)
 }
 
 /// Mixes a base seed with an index (SplitMix64), for independent per-chunk streams.
