@@ -214,10 +214,6 @@ impl<E: Evaluator> ScoreEvaluator<E> {
         &self.survival
     }
 
-    pub fn weights(&self) -> &ScoreWeights {
-        &self.weights
-    }
-
     /// The terms of `board`'s value that depend on it alone, remembered for boards met
     /// lately.
     fn board_terms(&self, rules: RuleSet, board: &Board, combo: u8) -> BoardTerms {

@@ -115,14 +115,6 @@ impl Placements {
         &self.list
     }
 
-    pub fn len(&self) -> usize {
-        self.list.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.list.is_empty()
-    }
-
     /// The placement at (x, arrangement), if reachable.
     pub fn find(&self, x: u8, arrangement: u8) -> Option<usize> {
         self.list
