@@ -29,6 +29,7 @@ use magic_jewelry::engine::{
 };
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::collections::hash_map::Entry;
 use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash};
@@ -631,7 +632,7 @@ impl Known {
 
 /// A start's game so far: the state before each column played from `kept_from` on, what each
 /// did, and the most jewels seen.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Progress {
     /// The column of `order`'s first state: 0, unless the game went on from a checkpoint whose
     /// column log was gone, which knows the game from its head on.
@@ -732,9 +733,22 @@ fn play_start_states(
     // Each state's column, by a 64-bit fingerprint (the full state is kept in `order`).
     let mut first_seen: HashMap<u64, u64> = HashMap::new();
     for (k, seen) in p.order.iter().enumerate() {
-        first_seen
-            .entry(known.fingerprint(seen))
-            .or_insert(p.kept_from + k as u64);
+        let column = p.kept_from + k as u64;
+        match first_seen.entry(known.fingerprint(seen)) {
+            Entry::Vacant(entry) => {
+                entry.insert(column);
+            }
+            // A state kept twice: the checkpoint was taken within the check of its period,
+            // which goes on from where it was.
+            Entry::Occupied(entry) if known.same(&p.order[p.index(*entry.get())], seen) => {
+                let first = *entry.get();
+                let outcome = checked_cycle(
+                    choose, &mut game, input, known, first, column, &mut p, tick, save, stop,
+                );
+                return (outcome, p);
+            }
+            Entry::Occupied(_) => {}
+        }
     }
     for column in p.columns()..max_columns {
         if stop() {
@@ -751,13 +765,9 @@ fn play_start_states(
         let key = known.fingerprint(&now);
         if let Some(&first) = first_seen.get(&key) {
             if known.same(&p.order[p.index(first)], &now) {
-                let at_repeat = game.clone();
-                let outcome = checked_cycle(choose, game, input, known, first, column, &p, stop);
-                // Stopped within the check (a period can take an hour): kept at the repeat,
-                // whence the same command finds it again and checks it anew.
-                if outcome.is_stopped() {
-                    save(&p, &at_repeat, true);
-                }
+                let outcome = checked_cycle(
+                    choose, &mut game, input, known, first, column, &mut p, tick, save, stop,
+                );
                 return (outcome, p);
             }
         }
@@ -817,52 +827,65 @@ fn play_start_states(
     (outcome, p)
 }
 
-/// The state at `first` came back at `again`: plays one more period from `again`, and it is a
-/// cycle only if every state of it is the first period's (or [`Outcome::Stopped`] at `again`
-/// when `stop` asks before the check ends).
+/// The state at `first` came back at `again`: plays one more period from `again` on (from where
+/// `progress` ends, when a checkpoint taken within the check resumed it), and it is a cycle
+/// only if every state of it is the first period's. The states of the check are kept as the
+/// game's others are, and saved as often, so that a check of hours resumes where it stopped
+/// ([`Outcome::Stopped`] there when `stop` asks before the check ends).
 #[allow(clippy::too_many_arguments)]
 fn checked_cycle(
     choose: &mut Choose<'_>,
-    mut game: Game,
+    game: &mut Game,
     input: InputModel,
     known: &Known,
     first: u64,
     again: u64,
-    progress: &Progress,
+    progress: &mut Progress,
+    tick: &mut dyn FnMut(u64),
+    save: &mut dyn FnMut(&Progress, &Game, bool),
     stop: &Stop,
 ) -> Outcome {
-    let (order, steps) = (&progress.order, &progress.steps);
     let period = again - first;
     let most_jewels = progress.most_jewels;
-    let cycle = progress.index(first)..progress.index(again);
-    for k in cycle.clone() {
+    for column in progress.columns()..again + period {
         if stop() {
+            save(progress, game, true);
             return Outcome::Stopped {
-                columns: again,
+                columns: column,
                 most_jewels,
             };
         }
         let undecided = Outcome::Undecided {
-            columns: again + (k - cycle.start) as u64,
+            columns: column,
             most_jewels,
             expected_repeat: None,
         };
-        if !known.same(&SpawnState::of(&game), &order[k]) {
+        // The same column of the first period.
+        let k = progress.index(column - period);
+        let now = SpawnState::of(game);
+        if !known.same(&now, &progress.order[k]) {
             // Not a cycle after all (cannot happen for a deterministic player): undecided.
             return undecided;
         }
-        let step = play_column(choose, &mut game, input);
-        if step.lost || step.jewels != steps[k].jewels {
+        progress.order.push(now);
+        let step = play_column(choose, game, input);
+        progress.steps.push(step);
+        if step.lost || step.jewels != progress.steps[k].jewels {
             return undecided;
         }
+        if column % 4096 == 4095 {
+            tick(column + 1);
+            save(progress, game, false);
+        }
     }
-    let in_cycle = &steps[cycle.clone()];
-    let first_state = order[cycle.start];
+    let cycle = progress.index(first)..progress.index(again);
+    let in_cycle = &progress.steps[cycle.clone()];
+    let first_state = progress.order[cycle.start];
     Outcome::Perpetual {
         cycle_start: first,
         states_kept_from: progress.kept_from,
         period,
-        cycle: known.cycle_name(&order[cycle]),
+        cycle: known.cycle_name(&progress.order[cycle]),
         most_jewels,
         most_jewels_in_cycle: in_cycle.iter().map(|s| s.jewels).max().unwrap_or(0),
         points_per_period: in_cycle.iter().map(|s| s.points).sum(),
@@ -1071,7 +1094,9 @@ pub fn horizon(args: &Args, stop: &Stop) -> anyhow::Result<Report> {
                 let resumed = resumable
                     .get(&state)
                     .and_then(|r| r.lock().ok().and_then(|mut r| r.take()));
-                let mut counted = resumed.as_ref().map_or(0, |(p, _)| p.columns());
+                let mut counted = resumed
+                    .as_ref()
+                    .map_or(0, |(p, _)| p.columns().min(args.max_columns));
                 bar.inc(counted);
                 let mut last_save = Instant::now();
                 let mut save = |progress: &Progress, game: &Game, last: bool| {
@@ -1091,8 +1116,10 @@ pub fn horizon(args: &Args, stop: &Stop) -> anyhow::Result<Report> {
                     args.max_columns,
                     &known,
                     |columns| {
-                        bar.inc(columns - counted);
-                        counted = columns;
+                        // A check of a period may play past the bar's end.
+                        let columns = columns.min(args.max_columns);
+                        bar.inc(columns.saturating_sub(counted));
+                        counted = counted.max(columns);
                     },
                     resumed,
                     &mut save,
@@ -1614,40 +1641,117 @@ mod tests {
         move || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= calls
     }
 
-    /// A stop asked for while a repeat's period is checked ends the check at once, at the
-    /// repeat; left alone, the check plays the period through. (Here the "repeat" is the
-    /// game's start given again: the check replays the same four columns.)
+    /// A stop asked for while a repeat's period is checked ends the check where it is, the
+    /// columns checked kept and saved; the check goes on from them to the same cycle as one
+    /// left alone. (Here the "repeat" is the game's start given again: the check replays the
+    /// same four columns.)
     #[test]
     fn a_stop_ends_the_check_of_a_period() {
         let start = Game::from_generator_state(POWER_ON_STATE);
-        let mut progress = Progress::default();
-        play_kept(&mut |_| Some((2, 0)), &mut progress, 4);
+        let mut kept = Progress::default();
+        play_kept(&mut |_| Some((2, 0)), &mut kept, 4);
         let known = Known::default();
-        let stop = stop_after(2);
-        let check = |stop: &Stop| {
+        let check = |progress: &mut Progress, game: &mut Game, stop: &Stop| {
             let mut middle = |_: &Question| Some((2, 0));
-            let game = start.clone();
-            checked_cycle(
+            let mut saved = None;
+            let outcome = checked_cycle(
                 &mut middle,
                 game,
                 InputModel::FAST,
                 &known,
                 0,
                 4,
-                &progress,
+                progress,
+                &mut |_| {},
+                &mut |p, _, last| saved = Some((p.columns(), last)),
                 stop,
-            )
+            );
+            (outcome, saved)
         };
-        let stopped = check(&stop);
+        // Two columns checked, then the stop: saved there, as the last write.
+        let (mut progress, mut game) = (kept.clone(), start.clone());
+        let (stopped, saved) = check(&mut progress, &mut game, &stop_after(2));
         assert!(
-            matches!(stopped, Outcome::Stopped { columns: 4, .. }),
+            matches!(stopped, Outcome::Stopped { columns: 6, .. }),
             "{stopped:?}"
         );
-        let checked = check(&|| false);
+        assert_eq!(saved, Some((6, true)));
+        assert_eq!(progress.columns(), 6);
+        let (resumed, _) = check(&mut progress, &mut game, &|| false);
+        let (checked, _) = check(&mut kept.clone(), &mut start.clone(), &|| false);
         assert!(
             matches!(checked, Outcome::Perpetual { period: 4, .. }),
             "{checked:?}"
         );
+        assert_eq!(resumed, checked);
+    }
+
+    /// A checkpoint taken within the check of a period holds a state twice: the run resumed
+    /// from it goes on with the check where it stopped (two columns left of four), and finds
+    /// what a run never stopped finds. (The "repeat": the game at its four columns' first
+    /// state again, as below.)
+    #[test]
+    fn a_check_stopped_midway_resumes_where_it_stopped() {
+        let dir = std::env::temp_dir().join(format!("horizon-check-{}", std::process::id()));
+        let settings = serde_json::json!({ "ai": "middle" });
+        let checkpoints =
+            Checkpoints::open(&dir, settings, std::time::Duration::ZERO).expect("folder");
+        let known = Known::default();
+        let head = || {
+            let mut progress = Progress::known_from(1_000, 40);
+            play_kept(&mut |_| Some((2, 0)), &mut progress, 4);
+            (progress, Game::from_generator_state(POWER_ON_STATE))
+        };
+        let play = |resumed, save: &mut dyn FnMut(&Progress, &Game, bool), stop: &Stop| {
+            let mut decisions = 0;
+            let mut middle = |_: &Question| {
+                decisions += 1;
+                Some((2, 0))
+            };
+            let (outcome, progress) = play_start_states(
+                &mut middle,
+                POWER_ON_STATE,
+                2_000,
+                &known,
+                &mut |_| {},
+                Some(resumed),
+                save,
+                stop,
+            );
+            (outcome, progress.columns(), decisions)
+        };
+        // Asked once at column 1,004, where the repeat is seen, then once a column checked.
+        let mut save = |p: &Progress, g: &Game, _: bool| {
+            checkpoints.save(POWER_ON_STATE, p, g).expect("saved");
+        };
+        let (stopped, columns, _) = play(head(), &mut save, &stop_after(3));
+        assert!(
+            matches!(stopped, Outcome::Stopped { columns: 1_006, .. }),
+            "{stopped:?}"
+        );
+        assert_eq!(columns, 1_006);
+        let resumed = checkpoints
+            .load(POWER_ON_STATE)
+            .expect("read")
+            .expect("kept");
+        assert_eq!(resumed.0.columns(), 1_006);
+        let (outcome, columns, decisions) = play(resumed, &mut |_, _, _| {}, &|| false);
+        let (straight, straight_columns, _) = play(head(), &mut |_, _, _| {}, &|| false);
+        assert!(
+            matches!(
+                outcome,
+                Outcome::Perpetual {
+                    cycle_start: 1_000,
+                    period: 4,
+                    ..
+                }
+            ),
+            "{outcome:?}"
+        );
+        assert_eq!(outcome, straight);
+        assert_eq!((columns, straight_columns), (1_008, 1_008));
+        assert_eq!(decisions, 2, "the resumed check replayed what was checked");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// A game known from column 1,000 on (resumed from a checkpoint head whose column log was
