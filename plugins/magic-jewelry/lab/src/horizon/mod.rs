@@ -1438,11 +1438,19 @@ pub fn describe(result: &StartResult) -> String {
                 } else {
                     ("", "near", "")
                 };
+                let near = e.near_misses;
+                let (met, near_when) = if near.lower_bound {
+                    ("no near miss yet".to_string(), "no sooner than near")
+                } else {
+                    (format!("{} near misses", near.count), "near")
+                };
                 format!(
                     "; {seen}were its map random, a state would come back {when} column {:.2e} \
                      (two spawns hold the same board with chance{below} {:.2e}, the same \
-                     counters with chance {:.2e})",
-                    e.column, e.same_board, e.same_counters
+                     counters with chance {:.2e}); from {met} (the same board and columns \
+                     dealt, other counters, which agree with chance {:.2e}), {near_when} \
+                     column {:.2e}",
+                    e.column, e.same_board, e.same_counters, near.same_rest, near.column
                 )
             });
             format!(
@@ -2222,8 +2230,9 @@ mod tests {
     }
 
     /// `simple` from the power-on, stopped at 20,000 columns: 638 of its pairs of spawns share
-    /// a board and 1,052 the counters, which put a repeat near column 612,000. Played on, its
-    /// first state seen twice comes at column 664,497 (`docs/horizon.md`).
+    /// a board and 1,052 the counters, which put a repeat near column 612,000. It met no near
+    /// miss, which puts one no sooner than near column 84,000. Played on, its first state seen
+    /// twice comes at column 664,497 (`docs/horizon.md`).
     #[test]
     fn an_undecided_game_says_when_a_state_may_come_back() {
         let ai = parse_ai("simple", None, RuleSet::Real).expect("simple");
@@ -2256,6 +2265,9 @@ mod tests {
             "{repeat:?}"
         );
         assert_eq!((repeat.column / 1000.0).round(), 612.0, "{repeat:?}");
+        let near = repeat.near_misses;
+        assert!(near.count == 0 && near.lower_bound, "{near:?}");
+        assert_eq!((near.column / 1000.0).round(), 84.0, "{near:?}");
     }
 
     /// The smart strategy goes on for the 2,000 columns allowed: undecided, with how full it
