@@ -8,7 +8,10 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// A key a memo can hold: compared whole, mixed into a slot.
 pub(crate) trait MemoKey: Copy + Eq {
-    /// 64 well-mixed bits: the slot is taken from the high ones, the lock from the low ones.
+    /// A key no search asks for: what a slot holds before its first answer.
+    const UNUSED: Self;
+
+    /// 64 well-mixed bits: the slot is taken from the high ones.
     fn mix(&self) -> u64;
 }
 
@@ -22,7 +25,24 @@ pub(crate) fn mix_in(hash: u64, word: u64) -> u64 {
 const SHARDS_LOG2: u32 = 6;
 const SHARDS: usize = 1 << SHARDS_LOG2;
 
-type Shard<K, T> = Mutex<Box<[Option<(K, T)>]>>;
+/// A key and its answer, from the start of a cache line: a lookup of a key and answer that fit
+/// in 64 bytes reads one line, where most lookups miss every cache.
+#[repr(align(64))]
+struct Slot<K, T> {
+    key: K,
+    answer: T,
+}
+
+/// Bytes a memo's slot takes for keys `K` and answers `T`.
+#[cfg(test)]
+pub(crate) const fn slot_bytes<K, T>() -> usize {
+    std::mem::size_of::<Slot<K, T>>()
+}
+
+/// A shard's lock on a cache line of its own, so that the cores taking two shards' locks do
+/// not pass one line back and forth.
+#[repr(align(64))]
+struct Shard<K, T>(Mutex<Box<[Slot<K, T>]>>);
 
 /// Answers of type `T` by key `K`, in a fixed number of slots, each holding the last key that
 /// fell in it.
@@ -32,7 +52,7 @@ pub(crate) struct Memo<K, T> {
     shards: OnceLock<Box<[Shard<K, T>]>>,
 }
 
-impl<K: MemoKey, T: Clone> Memo<K, T> {
+impl<K: MemoKey, T: Clone + Default> Memo<K, T> {
     /// A memo of 2^`slots_log2` slots (at least one a lock).
     pub(crate) const fn new(slots_log2: u32) -> Self {
         assert!(slots_log2 >= SHARDS_LOG2 && slots_log2 < 64);
@@ -45,25 +65,35 @@ impl<K: MemoKey, T: Clone> Memo<K, T> {
     /// The answer for `key`, found by `find` unless asked lately.
     #[inline]
     pub(crate) fn get_or(&self, key: &K, find: impl FnOnce() -> T) -> T {
+        debug_assert!(*key != K::UNUSED);
         let slot = (key.mix() >> (64 - self.slots_log2)) as usize;
-        let shard = &self.shards()[slot % SHARDS];
+        let shard = &self.shards()[slot % SHARDS].0;
         let index = slot / SHARDS;
-        if let Some((held, answer)) = &shard.lock().unwrap_or_else(PoisonError::into_inner)[index] {
-            if held == key {
-                return answer.clone();
+        {
+            let slots = shard.lock().unwrap_or_else(PoisonError::into_inner);
+            if slots[index].key == *key {
+                return slots[index].answer.clone();
             }
         }
         // Found outside the lock: the other cores go on meanwhile.
         let answer = find();
-        shard.lock().unwrap_or_else(PoisonError::into_inner)[index] = Some((*key, answer.clone()));
+        let mut slots = shard.lock().unwrap_or_else(PoisonError::into_inner);
+        slots[index] = Slot {
+            key: *key,
+            answer: answer.clone(),
+        };
         answer
     }
 
     fn shards(&self) -> &[Shard<K, T>] {
         self.shards.get_or_init(|| {
             let per_shard = 1 << (self.slots_log2 - SHARDS_LOG2);
+            let unused = || Slot {
+                key: K::UNUSED,
+                answer: T::default(),
+            };
             (0..SHARDS)
-                .map(|_| Mutex::new((0..per_shard).map(|_| None).collect()))
+                .map(|_| Shard(Mutex::new((0..per_shard).map(|_| unused()).collect())))
                 .collect()
         })
     }
@@ -86,6 +116,8 @@ mod tests {
     struct Placed(u64);
 
     impl MemoKey for Placed {
+        const UNUSED: Self = Self(u64::MAX);
+
         fn mix(&self) -> u64 {
             self.0
         }

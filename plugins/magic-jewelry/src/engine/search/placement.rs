@@ -262,6 +262,21 @@ struct ReachKey {
 }
 
 impl MemoKey for ReachKey {
+    /// No stack rests above row -2.
+    const UNUSED: Self = Self {
+        rest: [i8::MIN; WIDTH],
+        start: FallState {
+            x: 0,
+            y: 0,
+            arrangement: 0,
+            timer: 0,
+            speed: 0,
+            armed: false,
+            held: Buttons::NONE,
+        },
+        input: InputModel::FAST,
+    };
+
     #[inline]
     fn mix(&self) -> u64 {
         let bytes = |bytes: &[u8]| bytes.iter().fold(0, |word, &b| word << 8 | u64::from(b));
