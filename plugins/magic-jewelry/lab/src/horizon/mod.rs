@@ -22,7 +22,7 @@ use crate::splitting::{self, Mixed, Player};
 use crate::{build_strategy, parse_ai, progress, with_threads, PLAYER};
 use checkpoint::Checkpoints;
 use clap::builder::TypedValueParser;
-pub use expected_repeat::{expected_repeat, ExpectedRepeat};
+pub use expected_repeat::{expected_repeat, ExpectedRepeat, NearMisses};
 use magic_jewelry::engine::search::parameters::LOCKSTEP_WORK;
 use magic_jewelry::engine::{
     Board, Budget, Column, Game, InputModel, Objective, Question, RuleSet, Strategy,
