@@ -1,14 +1,14 @@
 //! The desktop frontend: a window that shows the game with the plug-ins' overlay and a RAM
 //! inspector, plays its sound, and takes keyboard and gamepad input.
 //!
-//! - [`app`]: window events, pacing and actions.
+//! - `app`: window events, pacing and actions.
 //! - [`view`]: what the window shows (settings, a frame's snapshot, colours).
 //! - [`layout`]: where each part goes; nothing but the plug-ins' marks covers the game.
 //! - [`compose`], [`panel`] (the RAM inspector) and [`dashboard`] (the plug-ins' figures and
 //!   charts): the window picture, drawn on the CPU (testable without a window).
-//! - [`presenter`]: GPU drawing through `pixels`, or `softbuffer` when there is no GPU.
-//! - [`audio`] and [`ring`]: sound through `cpal`.
-//! - [`input`]: key and gamepad bindings. [`pacing`]: frame timing.
+//! - `presenter`: GPU drawing through `pixels`, or `softbuffer` when there is no GPU.
+//! - `audio` and [`ring`]: sound through `cpal`.
+//! - `input`: key and gamepad bindings. [`pacing`]: frame timing.
 //! - [`screenshot`], [`states`]: files the frontend writes.
 //! - [`fps_trial`]: the window's own benchmark of what its parts cost.
 //!

@@ -6,7 +6,7 @@
 //! counter: everything that decides the rest of the game, [`SpawnState`]) with the model's,
 //! column for column, and says where they part.
 
-use crate::horizon::{play_column, SpawnState, POWER_ON_STATE};
+use crate::horizon::{play_column, SpawnState};
 use jewelbot_plugin::Ram;
 use magic_jewelry::engine::{
     Board, Column, Foresight, ForesightConfig, Game, GameGenerator, InputModel, RuleSet, Strategy,
@@ -67,7 +67,7 @@ impl ModelCheck {
     /// mode and budget, which must be a work budget: a time budget makes no model), from the
     /// all-zero power-on's generator state.
     pub fn new(settings: &Settings) -> anyhow::Result<Self> {
-        Self::from_generator_state(settings, POWER_ON_STATE)
+        Self::from_generator_state(settings, GameGenerator::POWER_ON_STATE)
     }
 
     pub fn from_generator_state(settings: &Settings, state: u16) -> anyhow::Result<Self> {

@@ -2,6 +2,7 @@
 //! and frame counts as the real game's recordings show them.
 
 use super::driver::{ensure, Check, Driver, Fact, FIRST_SPEED};
+use crate::engine::GameGenerator;
 use crate::game_view::Grid;
 use crate::memory_map as map;
 use jewelbot_plugin::Buttons;
@@ -63,11 +64,6 @@ pub fn automatic_start(d: &mut Driver<'_>) -> Check {
     Ok(Fact::compare((1224, 1230), (setup, spawn)))
 }
 
-/// The generator: S <- 25173 S + 13849 (mod 65536).
-pub fn lcg(state: u16) -> u16 {
-    state.wrapping_mul(25173).wrapping_add(13849)
-}
-
 /// A generator state, shown as `$ADAD`.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct State(pub u16);
@@ -105,11 +101,15 @@ pub fn first_columns(d: &mut Driver<'_>) -> Check {
     // Three steps of the generator per column, one per jewel.
     let steps: Vec<bool> = states
         .windows(2)
-        .map(|w| lcg(lcg(lcg(w[0].0))) == w[1].0)
+        .map(|w| {
+            let mut generator = GameGenerator::new(w[0].0);
+            generator.next_column();
+            generator.state() == w[1].0
+        })
         .collect();
     Ok(Fact::compare(
         (
-            State(0xADAD),
+            State(GameGenerator::POWER_ON_STATE),
             State(0x1297),
             vec![true; 3],
             FIRST_COLUMNS.to_vec(),

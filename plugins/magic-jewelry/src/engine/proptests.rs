@@ -1,6 +1,6 @@
 //! Random play keeps boards well-formed and the rules consistent.
 
-use super::eval::features::completions;
+use super::eval::features::completion_spots;
 use super::rules::board::{Board, Column, VISIBLE_ROWS, WIDTH};
 use super::rules::resolve::{lock, matches};
 use super::rules::RuleSet;
@@ -165,7 +165,7 @@ proptest! {
             if lock(&mut next, Column(jewels), x).is_ok_and(|o| !o.game_over) {
                 board = next;
             }
-            prop_assert_eq!(completions(&board), completions_by_grid(&board), "{}", board);
+            prop_assert_eq!(completion_spots(&board), completions_by_grid(&board), "{}", board);
         }
     }
 }

@@ -12,8 +12,6 @@ use super::parameters::FORESIGHT_TIME;
 
 /// Generator columns remembered for pinning: 48 jewels are far more than 2,048 offsets need.
 const REMEMBERED: usize = 16;
-/// Offsets the colours depend on.
-const CYCLE: u16 = 2048;
 
 /// What the player's foresight did at its last decision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -203,7 +201,7 @@ impl SeenColumns {
     pub fn pin(&self) -> Option<GameGenerator> {
         let (first, rest) = self.columns.split_first()?;
         let mut found = None;
-        for offset in 0..CYCLE {
+        for offset in 0..GameGenerator::CYCLE {
             let mut generator = GameGenerator::new(offset);
             if !arranged_from(*first, generator.next_column()) {
                 continue;

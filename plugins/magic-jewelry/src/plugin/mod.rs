@@ -4,7 +4,7 @@
 //! - `status`: the status lines and overlay marks of every frame.
 //! - `stats`: the statistics, one table of keys for summaries, single reads and `--until`.
 //! - `story`: the figures and charts of the window's dashboard.
-//! - [`inspect`]: the RAM inspector's view.
+//! - [`inspect()`]: the RAM inspector's view.
 
 pub mod describe;
 mod inspect;

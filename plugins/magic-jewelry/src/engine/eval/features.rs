@@ -198,13 +198,7 @@ const COMPLETIONS_MAX: f64 = (3 * WIDTH * 2) as f64;
 /// A spot is an empty landing cell `q` and a colour such that a jewel of that colour at `q`
 /// lines up three with two jewels already there: `q+d, q+2d`, `q-d, q+d` or `q-2d, q-d`
 /// along some direction `d`. Same-colour pairs are found for all colours at once, as in
-/// [`pair_counts`]; the few spots they give are then looked at one by one.
-#[cfg(test)]
-pub(crate) fn completions(board: &Board) -> (u32, u32) {
-    completion_spots(board)
-}
-
-/// [`completions`] for the learned value's completion entry.
+/// [`pair_sources`]; the few spots they give are then looked at one by one.
 #[inline]
 pub(crate) fn completion_spots(board: &Board) -> (u32, u32) {
     let (spots, colours) = completions_from(board, &pair_sources(board));
@@ -551,7 +545,7 @@ mod completion_tests {
     use super::*;
 
     fn spots(text: &str) -> (u32, u32) {
-        completions(&Board::from_text(text).unwrap())
+        super::completion_spots(&Board::from_text(text).unwrap())
     }
 
     #[test]

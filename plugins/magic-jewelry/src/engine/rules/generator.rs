@@ -29,6 +29,10 @@ impl GameGenerator {
     /// The state after an all-zero power-on.
     pub const POWER_ON_STATE: u16 = 0xADAD;
 
+    /// Places in the cycle of jewels every game reads: the colours depend on the state mod
+    /// 2048 only.
+    pub const CYCLE: u16 = 2048;
+
     pub const fn new(state: u16) -> Self {
         Self { state }
     }
@@ -41,7 +45,7 @@ impl GameGenerator {
     /// Where the generator is in the cycle of 2,048 jewels: two generators at the same place
     /// make the same colours for ever, whatever their upper bits.
     pub const fn cycle_position(self) -> u16 {
-        self.state & 0x7ff
+        self.state % Self::CYCLE
     }
 
     /// Steps the generator and returns the jewel colour it gives.

@@ -82,7 +82,7 @@ pub(crate) fn matches(board: &Board, rules: RuleSet) -> u128 {
 
 /// The cells of `cells` (empty cells in the visible rows, where the real game's exception for
 /// row -2 cannot apply) where a jewel of `colour` would line up with two of its colour, so that
-/// [`matches`] finds a line through it: every cell at once.
+/// [`matches()`] finds a line through it: every cell at once.
 #[inline]
 pub(crate) fn lines_through(board: &Board, cells: u128, colour: u8) -> u128 {
     debug_assert!(cells & !VISIBLE_MASK == 0);

@@ -396,7 +396,7 @@ impl<G: Goal> Strategy for Deep<G> {
 mod tests {
     use super::super::best_last;
     use super::*;
-    use crate::engine::rules::LEVEL0_FALL_SPEED;
+    use crate::engine::rules::{GameGenerator, LEVEL0_FALL_SPEED};
 
     #[test]
     fn rotation_classes_cover_every_triple_once() {
@@ -475,7 +475,7 @@ mod tests {
                     ..DeepConfig::default()
                 };
                 let mut deep = Deep::new(goal, config);
-                let mut game = Game::from_generator_state(0xADAD);
+                let mut game = Game::from_generator_state(GameGenerator::POWER_ON_STATE);
                 let mut decisions = Vec::new();
                 for _ in 0..30 {
                     let question = Question::at_spawn(&game, InputModel::FAST, false);

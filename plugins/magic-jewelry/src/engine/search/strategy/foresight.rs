@@ -518,7 +518,7 @@ mod tests {
                 };
                 let smart = strategy_by_name("smart", &Weights::PUBLISHED).unwrap();
                 let mut foresight = Foresight::new(smart, config);
-                let mut game = Game::from_generator_state(0xADAD);
+                let mut game = Game::from_generator_state(GameGenerator::POWER_ON_STATE);
                 let mut decisions = Vec::new();
                 for _ in 0..40 {
                     let question = Question::at_spawn(&game, InputModel::FAST, true);

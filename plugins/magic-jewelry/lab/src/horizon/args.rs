@@ -1,0 +1,149 @@
+//! `horizon`'s options: the real game's starts, and the reference rules' estimate.
+
+use crate::args::Workers;
+use crate::runner::{objective_parser, rules_parser, SearchArgs};
+use crate::splitting;
+use crate::PLAYER;
+use clap::builder::TypedValueParser;
+use magic_jewelry::engine::{GameGenerator, Objective, RuleSet};
+use std::path::PathBuf;
+
+/// The most columns one start may play by default before it is called undecided: some 14
+/// times the shortest period the counters allow (143,360 columns), and about 100 MB of states.
+pub const DEFAULT_MAX_COLUMNS: u64 = 2_000_000;
+
+/// Options of `horizon`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// The AI: `player` (its strategy with the learned value), `reference`, a strategy name,
+    /// or NAME@FILE.
+    #[arg(long, default_value = PLAYER, value_parser = crate::args::ai)]
+    pub ai: String,
+    /// What the AI plays for.
+    #[arg(long, default_value = "survive", value_parser = objective_parser())]
+    pub objective: Objective,
+    /// The rules: `real` proves (a finite game, so a cycle or a game over); `reference`
+    /// (uniform, independent colours: no cycle) estimates the mean columns to game over with
+    /// its 95% interval by multilevel splitting.
+    #[arg(long, default_value = "real", value_parser = rules_parser())]
+    pub rules: RuleSet,
+    #[command(flatten)]
+    pub splitting: SplittingArgs,
+    /// The search's work budget and foresight (`--work` defaults to the player's 3,000 boards
+    /// a decision here: the proof needs a player that decides the same way every time).
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// The generator's state the game starts from (its first two columns are made from it;
+    /// decimal or 0x hex; default: the all-zero power-on's, 0xADAD).
+    #[arg(long, value_name = "S", value_parser = generator_state, conflicts_with_all = ["starts", "every_start"])]
+    pub generator_state: Option<u16>,
+    /// Play N starts drawn at random from the generator's cycle (by --seed).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=u64::from(GameGenerator::CYCLE)), conflicts_with = "every_start")]
+    pub starts: Option<u64>,
+    /// Seed of the random starts.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Play every place of the generator's cycle: every game the real cartridge can deal.
+    #[arg(long)]
+    pub every_start: bool,
+    /// The most columns a start may play before it is called undecided.
+    #[arg(long, default_value_t = DEFAULT_MAX_COLUMNS, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub max_columns: u64,
+    /// Append each start's result to FILE as a JSON line as soon as it is decided; a later
+    /// run with the same FILE and settings skips the starts it holds, so a long run resumes
+    /// where it stopped.
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<PathBuf>,
+    /// Keep each start's game in progress in DIR (a file a start, written whole every
+    /// --checkpoint-every seconds), so that a start of hours resumes where it stopped when the
+    /// same command runs again; a decided start's file goes, and what its game teaches the
+    /// other starts stays there, for a later run to share.
+    #[arg(long, value_name = "DIR")]
+    pub checkpoint: Option<PathBuf>,
+    /// Seconds between two checkpoints of a start.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub checkpoint_every: u64,
+    #[command(flatten)]
+    pub workers: Workers,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The reference rules' estimate (`--rules reference`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct SplittingArgs {
+    /// A weakened player: this share of its placements (0 to 1) drawn at random from those
+    /// the column can reach (reference rules).
+    #[arg(long, value_name = "Q", default_value_t = 0.0, value_parser = share)]
+    pub random_share: f64,
+    /// Trials at each level of each replication (reference rules).
+    #[arg(long, value_name = "N", default_value_t = splitting::Config::default().trials, value_parser = clap::value_parser!(u32).range(10..=1_000_000).map(|n: u32| n as usize))]
+    pub trials: usize,
+    /// Go on past --trials at a level until K trials have reached the next (reference rules;
+    /// 0: every level gets --trials), up to --most-trials: for players whose last levels are
+    /// rarely reached.
+    #[arg(long, value_name = "K", default_value_t = splitting::Config::default().reach, value_parser = clap::value_parser!(u32).range(0..=100_000).map(|n: u32| n as usize))]
+    pub reach: usize,
+    /// The most trials a level may take with --reach (reference rules).
+    #[arg(long, value_name = "N", default_value_t = splitting::Config::default().most_trials, value_parser = clap::value_parser!(u32).range(10..=100_000_000).map(|n: u32| n as usize))]
+    pub most_trials: usize,
+    /// Independent replications, which give the interval (reference rules).
+    #[arg(long, value_name = "R", default_value_t = splitting::Config::default().replications, value_parser = clap::value_parser!(u32).range(2..=10_000).map(|n: u32| n as usize))]
+    pub replications: usize,
+    /// Columns each replication plays to count departures from the safe set (reference
+    /// rules).
+    #[arg(long, value_name = "N", default_value_t = splitting::Config::default().direct_columns, value_parser = clap::value_parser!(u64).range(100..=1_000_000_000))]
+    pub direct_columns: u64,
+    /// Rows between two levels of the tallest stack (reference rules).
+    #[arg(long, value_name = "N", default_value_t = splitting::Config::default().level_step, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub level_step: u32,
+    /// Also play N games to their end and count their mean life, to check the estimate
+    /// against (reference rules).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
+    pub direct_games: Option<u64>,
+    /// The most columns a game counted directly may play (reference rules).
+    #[arg(long, value_name = "N", default_value_t = 100_000_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000_000))]
+    pub game_limit: u64,
+    /// Make N estimates with seeds --seed to --seed + N - 1 and, with --direct-games, say how
+    /// many of their intervals hold the direct figure (reference rules).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000))]
+    pub runs: u32,
+}
+
+impl Default for SplittingArgs {
+    fn default() -> Self {
+        let config = splitting::Config::default();
+        Self {
+            random_share: 0.0,
+            trials: config.trials,
+            reach: config.reach,
+            most_trials: config.most_trials,
+            replications: config.replications,
+            direct_columns: config.direct_columns,
+            level_step: config.level_step,
+            direct_games: None,
+            game_limit: 100_000_000,
+            runs: 1,
+        }
+    }
+}
+
+/// `--random-share`: a number from 0 to 1.
+fn share(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(q) if (0.0..=1.0).contains(&q) => Ok(q),
+        _ => Err(format!("`{text}` is not a share from 0 to 1")),
+    }
+}
+
+/// `--generator-state`: decimal or `0x` hex, 0 to 65535.
+pub(super) fn generator_state(text: &str) -> Result<u16, String> {
+    let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u16::from_str_radix(hex, 16).ok(),
+        None => text.parse::<u16>().ok(),
+    };
+    parsed.ok_or_else(|| {
+        format!("`{text}` is not a generator state from 0 to 65535 (or 0x0 to 0xFFFF)")
+    })
+}
