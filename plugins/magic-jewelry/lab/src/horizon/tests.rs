@@ -7,6 +7,11 @@ use crate::runner::SearchArgs;
 use crate::PLAYER;
 use magic_jewelry::engine::{Counters, ForesightConfig, InputModel, Question};
 
+/// The power-on's game, at most 100 columns, played by `choose`.
+fn play_power_on(choose: &mut Choose<'_>, known: &Known) -> Outcome {
+    play_start(choose, GameGenerator::POWER_ON_STATE, 100, known, |_| {})
+}
+
 /// A player's fingerprint is its own: two builds of one agree, another strategy or
 /// objective differs.
 #[test]
@@ -95,13 +100,7 @@ fn every_start_is_a_place_of_the_cycle_and_random_starts_are_distinct() {
 #[test]
 fn a_lost_game_is_reported_with_its_column() {
     let mut left = |_: &Question| Some((0, 0));
-    let outcome = play_start(
-        &mut left,
-        GameGenerator::POWER_ON_STATE,
-        100,
-        &Known::default(),
-        |_| {},
-    );
+    let outcome = play_power_on(&mut left, &Known::default());
     assert!(
         matches!(outcome, Outcome::GameOver { column: 5, .. }),
         "{outcome:?}"
@@ -361,26 +360,14 @@ fn a_results_file_resumes_and_refuses_what_is_not_its_own() {
 fn a_state_already_decided_decides_a_later_start() {
     let known = Known::default();
     let mut left = |_: &Question| Some((0, 0));
-    let first = play_start(
-        &mut left,
-        GameGenerator::POWER_ON_STATE,
-        100,
-        &known,
-        |_| {},
-    );
+    let first = play_power_on(&mut left, &known);
     assert_eq!(known.len(), 6);
     let mut asked = 0;
     let mut counting = |_: &Question| {
         asked += 1;
         Some((0, 0))
     };
-    let again = play_start(
-        &mut counting,
-        GameGenerator::POWER_ON_STATE,
-        100,
-        &known,
-        |_| {},
-    );
+    let again = play_power_on(&mut counting, &known);
     assert!(matches!(first, Outcome::GameOver { column: 5, .. }));
     assert!(
         matches!(again, Outcome::GameOver { column: 5, .. }),
@@ -449,13 +436,7 @@ fn a_lost_game_teaches_each_state_its_distance_to_the_end() {
             state
         })
         .collect();
-    play_start(
-        &mut left,
-        GameGenerator::POWER_ON_STATE,
-        100,
-        &known,
-        |_| {},
-    );
+    play_power_on(&mut left, &known);
     let fate = |state: &SpawnState| known.fate(known.fingerprint(state), state);
     for (k, state) in states.iter().enumerate() {
         let Some(Fate::Lost {
@@ -723,13 +704,7 @@ fn lessons_kept_on_disk_decide_a_start_in_a_later_run() {
         asked += 1;
         Some((0, 0))
     };
-    let again = play_start(
-        &mut counting,
-        GameGenerator::POWER_ON_STATE,
-        100,
-        &later,
-        |_| {},
-    );
+    let again = play_power_on(&mut counting, &later);
     assert!(
         matches!(again, Outcome::GameOver { column: 5, .. }),
         "{again:?}"
