@@ -70,7 +70,6 @@ pub fn expected_repeat(states: impl IntoIterator<Item = SpawnState>) -> Option<E
     // Each spawn's board and columns dealt, by a 64-bit hash, and its other counters.
     let mut dealt: Vec<(u64, u32)> = Vec::new();
     let mut rest_of: Vec<Rest> = Vec::new();
-    let mut n = 0u64;
     for state in states {
         *boards.entry(hasher.hash_one(state.board)).or_default() += 1;
         let rest = (state.since_wild, state.level, state.combo);
@@ -79,8 +78,8 @@ pub fn expected_repeat(states: impl IntoIterator<Item = SpawnState>) -> Option<E
         let columns = (state.board, state.current, state.next, state.cycle_position);
         dealt.push((hasher.hash_one(columns), rest_of.len() as u32));
         rest_of.push(rest);
-        n += 1;
     }
+    let n = rest_of.len() as u64;
     let same_counters = share_of_equal_pairs(counters.values(), n);
     if same_counters == 0.0 {
         return None;
