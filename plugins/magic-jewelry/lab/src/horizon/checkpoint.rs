@@ -16,7 +16,7 @@
 //! its header then one line a state with its fate, so that a resumed run shares what the
 //! starts decided before it from its first start on.
 
-use super::{Fate, Lesson, Progress, SpawnState, Step};
+use super::{Fate, Lesson, Progress, Repeat, SpawnState, Step};
 use anyhow::{bail, Context};
 use flate2::read::{GzDecoder, MultiGzDecoder};
 use flate2::write::GzEncoder;
@@ -90,6 +90,10 @@ struct Header {
     /// was gone.
     #[serde(default, skip_serializing_if = "is_zero")]
     log_from: u64,
+    /// Within the check of a period: the state seen twice (what it says to one who waits; a
+    /// resumed run finds the repeat again in the log).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    checking: Option<Repeat>,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
@@ -400,6 +404,7 @@ impl Checkpoints {
             now: Saved::from(&SpawnState::of(game)),
             log_bytes: Some(written.log_bytes),
             log_from: written.log_from,
+            checking: progress.repeat,
         };
         let head_path = self.head_path(start);
         files::write_file(&head_path, &serde_json::to_vec(&header)?, true)
@@ -639,6 +644,7 @@ mod tests {
             now: Saved::from(&SpawnState::of(&game)),
             log_bytes: None,
             log_from: 0,
+            checking: None,
         };
         let lines = old.order.iter().zip(&old.steps).map(Line::of);
         write_json_lines(&checkpoints.one_file_path(3), &header, lines).expect("written");

@@ -30,7 +30,7 @@ pub use known::{Fate, Known, Lesson, KEEP_ONE_IN};
 pub use outcome::{describe, Outcome, StartResult};
 pub use play::{
     choices_of, play_column, play_start, play_start_from, player_fingerprint, Choose, Progress,
-    Step, FINGERPRINT_COLUMNS,
+    Repeat, Step, FINGERPRINT_COLUMNS,
 };
 pub use reference::{reference_report, ReferenceReport};
 pub use state::{Blind, SpawnState};
@@ -169,6 +169,7 @@ pub fn horizon(args: &Args, stop: &Stop) -> anyhow::Result<Report> {
     if let Some(checkpoints) = &checkpoints {
         known.insert(&checkpoints.load_lessons()?);
     }
+    let lone = starts.len() == 1;
     let results: Vec<StartResult> = with_threads(args.workers.threads, || {
         starts
             .par_iter()
@@ -183,7 +184,22 @@ pub fn horizon(args: &Args, stop: &Stop) -> anyhow::Result<Report> {
                     .map_or(0, |(p, _)| p.columns().min(args.max_columns));
                 bar.inc(counted);
                 let mut last_save = Instant::now();
+                let mut announced = false;
                 let mut save = |progress: &Progress, game: &Game, last: bool| {
+                    // A lone game may take hours to its repeat, and as long again to check it.
+                    if let Some(Repeat { first, again }) = progress.repeat.filter(|_| lone) {
+                        if !announced {
+                            announced = true;
+                            bar.suspend(|| {
+                                eprintln!(
+                                    "from generator state {state:#06X}: the state at column \
+                                     {first} came back at column {again}; playing one more \
+                                     period ({} columns) to check it",
+                                    again - first
+                                );
+                            });
+                        }
+                    }
                     let Some(checkpoints) = &checkpoints else {
                         return;
                     };

@@ -6,6 +6,7 @@ use super::state::{Fnv, SpawnState};
 use super::{expected_repeat, Outcome};
 use crate::command::Stop;
 use magic_jewelry::engine::{Game, GameGenerator, InputModel, Question, Strategy};
+use serde::{Deserialize, Serialize};
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
@@ -77,6 +78,15 @@ pub struct Progress {
     pub steps: Vec<Step>,
     /// From the start on, the columns not kept included.
     pub most_jewels: u32,
+    /// The repeat whose period is being checked, once a state came back.
+    pub repeat: Option<Repeat>,
+}
+
+/// A state seen twice: at column `first`, and again at column `again`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Repeat {
+    pub first: u64,
+    pub again: u64,
 }
 
 impl Progress {
@@ -283,6 +293,7 @@ pub(super) fn checked_cycle(
 ) -> Outcome {
     let period = again - first;
     let most_jewels = progress.most_jewels;
+    progress.repeat = Some(Repeat { first, again });
     for column in progress.columns()..again + period {
         if stop() {
             save(progress, game, true);

@@ -162,6 +162,7 @@ fn a_stop_ends_the_check_of_a_period() {
     );
     assert_eq!(saved, Some((6, true)));
     assert_eq!(progress.columns(), 6);
+    assert_eq!(progress.repeat, Some(Repeat { first: 0, again: 4 }));
     let (resumed, _) = check(&mut progress, &mut game, &|| false);
     let (checked, _) = check(&mut kept.clone(), &mut start.clone(), &|| false);
     assert!(
@@ -224,6 +225,14 @@ fn a_check_stopped_midway_resumes_where_it_stopped() {
         .expect("read")
         .expect("kept");
     assert_eq!(resumed.0.columns(), 1_006);
+    // The head says what the run is doing: checking the period of the state seen twice.
+    let saved_head: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("start-adad.json")).expect("the head"))
+            .expect("JSON");
+    assert_eq!(
+        saved_head["checking"],
+        serde_json::json!({ "first": 1_000, "again": 1_004 })
+    );
     let (outcome, columns, decisions) = play(resumed, &mut |_, _, _| {}, &|| false);
     let (straight, straight_columns, _) = play(head(), &mut |_, _, _| {}, &|| false);
     assert!(
