@@ -12,11 +12,11 @@ use magic_jewelry::plugin::{MagicJewelryPlugin, Settings};
 use magic_jewelry_lab::model_check::ModelCheck;
 use serde_json::Value;
 
-/// `model-check` with the player of the proofs (fast mode, 3,000 boards a decision) over
-/// `columns` spawns, its report as JSON.
-fn model_check(columns: u64) -> Value {
+/// `model-check` with the player of the proofs (fast mode, 3,000 boards a decision, and the
+/// `player` options given) over `columns` spawns, its report as JSON.
+fn model_check(columns: u64, player: &[&str]) -> Value {
     let columns = columns.to_string();
-    let args = [
+    let mut args = vec![
         "model-check",
         "--mode",
         "fast",
@@ -26,6 +26,7 @@ fn model_check(columns: u64) -> Value {
         &columns,
         "--json",
     ];
+    args.extend_from_slice(player);
     let (code, stdout, stderr) = jewelbot(&args);
     let report: Value = serde_json::from_str(&stdout).expect("a JSON report");
     assert_eq!(code, 0, "{report} {stderr}");
@@ -35,7 +36,7 @@ fn model_check(columns: u64) -> Value {
 /// Past the first wild column (column 28) and its level-up, which RAM shows a frame late.
 #[test]
 fn the_emulator_plays_the_models_game_for_60_columns() {
-    let report = model_check(60);
+    let report = model_check(60, &[]);
     assert_eq!(report["agreed"], true, "{report}");
     assert_eq!(report["columns_compared"], 60, "{report}");
     assert!(report["parting"].is_null(), "{report}");
@@ -44,7 +45,26 @@ fn the_emulator_plays_the_models_game_for_60_columns() {
 #[test]
 #[ignore = "long tier: cargo test --workspace -- --ignored"]
 fn the_emulator_plays_the_models_game_for_2000_columns() {
-    let report = model_check(2_000);
+    let report = model_check(2_000, &[]);
+    assert_eq!(report["agreed"], true, "{report}");
+    assert_eq!(report["columns_compared"], 2_000, "{report}");
+}
+
+/// The player of the last proof: playing for points and planning nine columns ahead, from
+/// the generator in RAM in the emulator and from the model's own generator in the engine.
+const SCORE_WITH_FORESIGHT: [&str; 4] = ["--objective", "score", "--foresight", "on"];
+
+#[test]
+fn the_emulator_plays_the_models_game_for_points_with_foresight_for_60_columns() {
+    let report = model_check(60, &SCORE_WITH_FORESIGHT);
+    assert_eq!(report["agreed"], true, "{report}");
+    assert_eq!(report["columns_compared"], 60, "{report}");
+}
+
+#[test]
+#[ignore = "long tier: cargo test --workspace -- --ignored"]
+fn the_emulator_plays_the_models_game_for_points_with_foresight_for_2000_columns() {
+    let report = model_check(2_000, &SCORE_WITH_FORESIGHT);
     assert_eq!(report["agreed"], true, "{report}");
     assert_eq!(report["columns_compared"], 2_000, "{report}");
 }
