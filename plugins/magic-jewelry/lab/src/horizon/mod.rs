@@ -187,18 +187,18 @@ pub fn horizon(args: &Args, stop: &Stop) -> anyhow::Result<Report> {
                 let mut announced = false;
                 let mut save = |progress: &Progress, game: &Game, last: bool| {
                     // A lone game may take hours to its repeat, and as long again to check it.
-                    if let Some(Repeat { first, again }) = progress.repeat.filter(|_| lone) {
-                        if !announced {
-                            announced = true;
-                            bar.suspend(|| {
-                                eprintln!(
-                                    "from generator state {state:#06X}: the state at column \
-                                     {first} came back at column {again}; playing one more \
-                                     period ({} columns) to check it",
-                                    again - first
-                                );
-                            });
-                        }
+                    if let Some(Repeat { first, again }) =
+                        progress.repeat.filter(|_| lone && !announced)
+                    {
+                        announced = true;
+                        bar.suspend(|| {
+                            eprintln!(
+                                "from generator state {state:#06X}: the state at column {first} \
+                                 came back at column {again}; playing one more period ({} \
+                                 columns) to check it",
+                                again - first
+                            );
+                        });
                     }
                     let Some(checkpoints) = &checkpoints else {
                         return;

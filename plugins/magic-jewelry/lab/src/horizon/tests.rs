@@ -5,7 +5,13 @@ use super::*;
 use crate::args::Workers;
 use crate::runner::SearchArgs;
 use crate::PLAYER;
-use magic_jewelry::engine::{Counters, ForesightConfig, InputModel, Question};
+use magic_jewelry::engine::{Counters, ForesightConfig, InputModel, Question, Strategy};
+
+/// The strategy `name` (with its evaluation) on the real rules, playing for `objective`.
+fn real_strategy(name: &str, objective: Objective) -> Box<dyn Strategy> {
+    let ai = parse_ai(name, None, RuleSet::Real).expect("an AI");
+    build_strategy(ai.strategy, &ai.evaluation, RuleSet::Real, objective)
+}
 
 /// The power-on's game, at most 100 columns, played by `choose`.
 fn play_power_on(choose: &mut Choose<'_>, known: &Known) -> Outcome {
@@ -17,8 +23,7 @@ fn play_power_on(choose: &mut Choose<'_>, known: &Known) -> Outcome {
 #[test]
 fn a_player_is_known_by_its_choices() {
     let fingerprint = |name: &str, objective| {
-        let ai = parse_ai(name, None, RuleSet::Real).expect("an AI");
-        let mut strategy = build_strategy(ai.strategy, &ai.evaluation, RuleSet::Real, objective);
+        let mut strategy = real_strategy(name, objective);
         strategy.set_budget(Budget::work(Some(LOCKSTEP_WORK)));
         let fingerprint = player_fingerprint(&mut choices_of(strategy.as_mut()));
         fingerprint
@@ -504,13 +509,7 @@ fn foresight_plays_alike_at_every_level() {
     // A tall board: the power-on game played by `smart` for points until it holds 24
     // jewels (47 columns).
     let mut game = Game::from_generator_state(GameGenerator::POWER_ON_STATE);
-    let smart = parse_ai("smart", None, RuleSet::Real).expect("an AI");
-    let mut smart = build_strategy(
-        smart.strategy,
-        &smart.evaluation,
-        RuleSet::Real,
-        Objective::Score,
-    );
+    let mut smart = real_strategy("smart", Objective::Score);
     let mut columns = 0;
     while game.board().jewels() < 24 && columns < 200 {
         play_column(&mut choices_of(smart.as_mut()), &mut game, InputModel::FAST);
@@ -581,15 +580,7 @@ fn a_start_resumed_from_its_checkpoint_plays_on_as_if_never_stopped() {
     let settings = serde_json::json!({ "ai": "simple" });
     let every = std::time::Duration::ZERO;
     let checkpoints = Checkpoints::open(&dir, settings, every).expect("folder");
-    let ai = parse_ai("simple", None, RuleSet::Real).expect("simple");
-    let strategy = || {
-        build_strategy(
-            ai.strategy,
-            &ai.evaluation,
-            RuleSet::Real,
-            Objective::Survive,
-        )
-    };
+    let strategy = || real_strategy("simple", Objective::Survive);
     let play_until = |columns: u64,
                       resumed: Option<(Progress, Game)>,
                       save: &mut dyn FnMut(&Progress, &Game, bool),
@@ -732,13 +723,7 @@ fn lessons_kept_on_disk_decide_a_start_in_a_later_run() {
 /// twice comes at column 664,497 (`docs/horizon.md`).
 #[test]
 fn an_undecided_game_says_when_a_state_may_come_back() {
-    let ai = parse_ai("simple", None, RuleSet::Real).expect("simple");
-    let mut strategy = build_strategy(
-        ai.strategy,
-        &ai.evaluation,
-        RuleSet::Real,
-        Objective::Survive,
-    );
+    let mut strategy = real_strategy("simple", Objective::Survive);
     let columns = 20_000;
     let outcome = play_start(
         &mut choices_of(strategy.as_mut()),
@@ -771,13 +756,7 @@ fn an_undecided_game_says_when_a_state_may_come_back() {
 /// kept the board.
 #[test]
 fn a_start_neither_lost_nor_repeated_is_undecided() {
-    let ai = parse_ai("smart", None, RuleSet::Real).expect("smart");
-    let mut strategy = build_strategy(
-        ai.strategy,
-        &ai.evaluation,
-        RuleSet::Real,
-        Objective::Survive,
-    );
+    let mut strategy = real_strategy("smart", Objective::Survive);
     let outcome = play_start(
         &mut choices_of(strategy.as_mut()),
         GameGenerator::POWER_ON_STATE,
