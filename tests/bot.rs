@@ -127,7 +127,8 @@ fn a_bot_can_end_the_run() {
     assert!(run["run_frames"].as_i64().unwrap() < 20000, "{run}");
 }
 
-/// A bot that cannot start: the run goes on with the AI, saying why.
+/// A bot that cannot start: the run goes on with the AI, saying why, on standard error and in
+/// `bot_stopped` as for any bot that is stopped.
 #[test]
 fn a_bot_that_cannot_start_is_said_so() {
     let (code, stdout, stderr) = jewelbot(&[
@@ -144,7 +145,14 @@ fn a_bot_that_cannot_start_is_said_so() {
         stderr.contains("cannot start the bot `/nonexistent/bot`"),
         "{stderr}"
     );
-    assert_eq!(summary(&stdout)["run_frames"], 300);
+    let run = summary(&stdout);
+    assert_eq!(run["run_frames"], 300);
+    assert!(
+        run["bot_stopped"]
+            .as_str()
+            .is_some_and(|why| why.starts_with("cannot start the bot `/nonexistent/bot`: ")),
+        "{run}"
+    );
 }
 
 /// Options that cannot work are refused before anything runs.

@@ -454,3 +454,80 @@ fn sigterm_ends_a_bots_run_and_leaves_no_bot_behind() {
         "the bot's process {bot_pid} is still there"
     );
 }
+
+/// A bot stuck in any way ends with the run: one that never answers (waited for up to ten
+/// minutes a frame) and ignores SIGTERM, with a child of its own. SIGTERM to jewelbot ends the
+/// wait at once, the run writes its summary, and the bot's whole process group is killed.
+#[test]
+fn sigterm_ends_a_run_whose_bot_never_answers_and_leaves_nothing_of_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pids = dir.path().join("pids");
+    let bot = format!(
+        "sh -c \"trap '' TERM INT; sleep 1000 & echo $$ $! > '{}'; read welcome; \
+         echo '{{\\\"type\\\": \\\"hello\\\", \\\"protocol\\\": 1, \\\"events\\\": [\\\"frame\\\"]}}'; \
+         while :; do sleep 1; done\"",
+        pids.display()
+    );
+    let mut child = jewelbot()
+        .args(["run", "--headless", "--frames", "100000000", "--json"])
+        .args(["--bot", &bot, "--bot-timeout", "600"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    wait_for_handler(child.id(), 15);
+    let started = Instant::now();
+    while std::fs::read_to_string(&pids)
+        .unwrap_or_default()
+        .split_whitespace()
+        .count()
+        < 2
+    {
+        assert!(started.elapsed() < TIME_LIMIT, "the bot never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Past its hello: the host waits for its answer to frame 0.
+    std::thread::sleep(Duration::from_millis(300));
+    send("TERM", child.id());
+    let signalled = Instant::now();
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_string(&mut stdout)
+        .expect("the summary");
+    let code = wait(&mut child);
+    let took = signalled.elapsed();
+    let mut stderr = String::new();
+    let _ = child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr);
+    assert_eq!(code, 143, "{stderr}");
+    // The wait ends at once; the bot, told the run is over, has a second to exit.
+    assert!(
+        took < Duration::from_secs(10),
+        "{took:?} after SIGTERM: {stderr}"
+    );
+    let summary: serde_json::Value = serde_json::from_str(&stdout).expect("a JSON summary");
+    assert_eq!(summary["ended"]["interrupted"], "SIGTERM", "{summary}");
+    assert!(
+        summary["bot_stopped"].as_str().is_some_and(
+            |why| why.contains("told to stop while it waited for its answer to frame 0")
+        ),
+        "{summary}"
+    );
+    let pids = std::fs::read_to_string(&pids).expect("the bot wrote its pids");
+    for pid in pids.split_whitespace() {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let zombie = stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z'));
+        assert!(
+            stat.is_empty() || zombie,
+            "process {pid} of the bot is still there: {stat}"
+        );
+    }
+}

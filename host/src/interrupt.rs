@@ -31,6 +31,8 @@ impl Interrupt {
             // one ends the process.
             signal_hook::flag::register_conditional_shutdown(signal, 128 + signal, any.clone())?;
             signal_hook::flag::register(signal, any.clone())?;
+            // Plug-ins that wait on something outside (a bot's answer) stop waiting.
+            signal_hook::flag::register(signal, jewelbot_plugin::stop_flag())?;
             let flag = Arc::new(AtomicBool::new(false));
             signal_hook::flag::register(signal, flag.clone())?;
             each.push((signal, flag));

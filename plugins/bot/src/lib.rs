@@ -12,25 +12,32 @@
 //!
 //! A bot that misbehaves is stopped with one message saying how (the line it wrote, cut), and
 //! the game goes on: its process is killed and reaped, the controller goes back to the AI.
+//! What a bot can take of the host is bounded: its lines, its standard error, the states it
+//! keeps ([`MAX_STATES`], [`MAX_STATE_BYTES`]), the host's waits for it.
 
 mod link;
 pub mod protocol;
+mod states;
 mod stats;
 
-pub use link::Target;
+pub use link::{Target, MAX_LINE, STDERR_LINE_KEPT};
+pub use states::{MAX_STATES, MAX_STATE_BYTES};
 
 use jewelbot_plugin::{
     Buttons, ConsoleRequest, FrameContext, Plugin, RomIdentity, Stat, StatValue, RAM_SIZE,
 };
 use link::{cut, Link};
 use protocol::{Answer, Subscription, PROTOCOL_VERSION};
+use states::SavedStates;
 use stats::Decisions;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 /// How long the host waits for a bot by default: its hello, and each answer in lockstep.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How often a wait for the bot looks whether a signal asked the run to end.
+const STOP_CHECK: Duration = Duration::from_millis(20);
 
 /// How the bot is reached and waited for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,7 +69,7 @@ pub struct BotPlugin {
     /// The frame of a wake-up the bot asked for.
     wake_at: Option<u64>,
     /// States the bot saved, by name.
-    states: HashMap<String, Vec<u8>>,
+    states: SavedStates,
     /// A reset or state load happened since the last frame.
     reset_seen: bool,
     /// The bot's own state load is under way: its timeline stands.
@@ -99,7 +106,7 @@ impl BotPlugin {
             timeline: VecDeque::new(),
             outstanding: VecDeque::new(),
             wake_at: None,
-            states: HashMap::new(),
+            states: SavedStates::default(),
             reset_seen: false,
             loading: false,
             status_lines: Vec::new(),
@@ -118,7 +125,11 @@ impl BotPlugin {
         if self.stopped.is_some() {
             return;
         }
-        eprintln!("bot: {why} (the bot is stopped; the game goes on)");
+        if jewelbot_plugin::stop_requested() {
+            eprintln!("bot: {why} (the bot is stopped)");
+        } else {
+            eprintln!("bot: {why} (the bot is stopped; the game goes on)");
+        }
         if let Some(mut link) = self.link.take() {
             link.kill();
         }
@@ -141,15 +152,28 @@ impl BotPlugin {
         self.link()?.send(line)
     }
 
-    /// Waits for the bot's next line, at most the timeout.
+    /// Waits for the bot's next line, at most the timeout, and no longer once a signal asked
+    /// the run to end.
     fn receive(&mut self, awaited: &str) -> Result<String, String> {
         let timeout = self.settings.timeout;
-        self.link()?.receive(timeout)?.ok_or_else(|| {
-            format!(
-                "the bot did not send {awaited} within {} s",
-                timeout.as_secs_f64()
-            )
-        })
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if let Some(line) = self.link()?.receive(left.min(STOP_CHECK))? {
+                return Ok(line);
+            }
+            if jewelbot_plugin::stop_requested() {
+                return Err(format!(
+                    "jewelbot was told to stop while it waited for {awaited}"
+                ));
+            }
+            if Instant::now() >= deadline {
+                return Err(format!(
+                    "the bot did not send {awaited} within {} s",
+                    timeout.as_secs_f64()
+                ));
+            }
+        }
     }
 
     /// The welcome, then the bot's hello.
@@ -358,7 +382,7 @@ impl BotPlugin {
     fn carry_out(&mut self, ctx: &mut FrameContext<'_>, answer: Answer) -> Result<(), String> {
         if let Some(name) = answer.save {
             let state = ctx.console().save_state()?;
-            self.states.insert(name, state);
+            self.states.save(name, state)?;
         }
         if let Some(name) = answer.load {
             let state = self
@@ -415,25 +439,41 @@ impl Plugin for BotPlugin {
         "bot"
     }
 
-    /// Starts the bot's program or connects to it; one that cannot start is not running
-    /// (the host says why, and the game goes on).
+    /// Starts the bot's program or connects to it, afresh for each cartridge. One that cannot
+    /// start is stopped as a bot that fails is (one message, the controller back to the AI,
+    /// `bot_stopped` saying why), and the game goes on.
     fn attach(&mut self, rom: &RomIdentity<'_>) -> Result<String, String> {
         if let Some(mut link) = self.link.take() {
             link.close(None);
         }
         self.subscription = None;
+        self.stopped = None;
+        self.end = None;
+        self.timeline.clear();
+        self.outstanding.clear();
+        self.wake_at = None;
+        self.states.clear();
+        self.loading = false;
+        self.status_lines.clear();
+        self.drawings.clear();
+        self.status_changed = true;
         self.rom = Some(RomFacts {
             name: rom.name.to_owned(),
             mapper: rom.mapper,
             crc32: rom.prg_chr_crc32,
             sha1: rom.file_sha1.to_owned(),
         });
-        let link = Link::open(&self.settings.target, self.settings.timeout)?;
-        self.link = Some(link);
-        Ok(format!(
-            "the bot {}",
-            cut(&self.settings.target.to_string())
-        ))
+        let target = cut(&self.settings.target.to_string());
+        match Link::open(&self.settings.target, self.settings.timeout) {
+            Ok(link) => {
+                self.link = Some(link);
+                Ok(format!("the bot {target}"))
+            }
+            Err(why) => {
+                self.stop(why.clone());
+                Ok(format!("the bot {target}, stopped: {why}"))
+            }
+        }
     }
 
     fn wants_controller(&self) -> bool {

@@ -10,8 +10,10 @@
 //!
 //! [`files`] reads the user's files safely and writes whole files without clobbering theirs,
 //! for the host and plug-ins alike, and [`progress`] is the one style of progress bar of every
-//! long command, and [`DecisionTimes`] the one way to time decisions. The crate depends on
-//! `thiserror`, `indicatif` and `serde` alone, so that plug-ins compile without the emulator.
+//! long command, and [`DecisionTimes`] the one way to time decisions. [`stop_requested`] says
+//! that a signal asked the run to end, for plug-ins that wait on something outside. The crate
+//! depends on `thiserror`, `indicatif` and `serde` alone, so that plug-ins compile without the
+//! emulator.
 
 #![warn(missing_docs)]
 
@@ -29,6 +31,7 @@ mod rom;
 mod run;
 pub mod script;
 mod status;
+mod stop;
 mod story;
 pub mod trace;
 
@@ -49,6 +52,7 @@ pub use rom::RomIdentity;
 pub use run::{Milestone, Series, StopCondition};
 pub use script::{Script, ScriptError, ScriptRunner};
 pub use status::{hex_colour, Drawing, Mark, Rgba, Status};
+pub use stop::{stop_flag, stop_requested};
 pub use story::{grouped, Chart, Figure, Story};
 pub use trace::{Trace, TraceError, TraceFrame, TraceHeader, TraceWriter};
 
