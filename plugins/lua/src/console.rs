@@ -1,6 +1,7 @@
 //! What a script sees of the console and leaves for the host, between two frames: shared by
 //! the Lua functions and the plug-in that runs them.
 
+use crate::api::memory::Hooked;
 use jewelbot_plugin::{Buttons, ConsoleRequest, Drawing, Ram, RAM_SIZE};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -30,6 +31,8 @@ pub struct Console {
     pub message: Option<String>,
     /// The script called `os.exit` with this status: the run ends.
     pub exit: Option<i64>,
+    /// The addresses the script's memory hooks watch.
+    pub hooked: Hooked,
 }
 
 impl Default for Console {
@@ -47,6 +50,7 @@ impl Default for Console {
             drawings: Vec::new(),
             message: None,
             exit: None,
+            hooked: Hooked::default(),
         }
     }
 }

@@ -10,22 +10,24 @@
 //! `gui.register`; the buttons set and the RAM written meanwhile reach the console before the
 //! next frame. A bad script stops with its file and line, and the game goes on: a syntax or
 //! run-time error, a frame's work past [`INSTRUCTION_LIMIT`] instructions (a loop that never
-//! yields), memory past [`MEMORY_LIMIT`]. `os` and `io` (and the functions that read files) are
-//! off unless [`LuaOptions::os_and_io`] turns them on.
+//! yields, in the script, a callback, a memory hook or a pattern), memory past
+//! [`MEMORY_LIMIT`]. Code loads as source only ([`loading`]); `os` and `io` (and the
+//! functions that read files) are off unless [`LuaOptions::os_and_io`] turns them on.
 
 pub mod api;
 mod console;
+mod guard;
+pub mod loading;
+mod work;
+
+pub use work::INSTRUCTION_LIMIT;
 
 use console::Shared;
-use jewelbot_plugin::{Buttons, Console, FrameContext, Plugin, RomIdentity};
+use jewelbot_plugin::{Buttons, Console, ConsoleRequest, FrameContext, Plugin, RomIdentity};
 use mlua::{Function, HookTriggers, Lua, LuaOptions as MluaOptions, StdLib, Thread, ThreadStatus};
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use work::Work;
 
-/// Most Lua instructions a script may run between two frames, callbacks included: a loop
-/// that never yields is stopped within a fraction of a second.
-pub const INSTRUCTION_LIMIT: u64 = 100_000_000;
 /// Instructions between two checks of [`INSTRUCTION_LIMIT`].
 const CHECK_EVERY: u32 = 10_000;
 /// Most memory a script's Lua state may hold.
@@ -57,8 +59,8 @@ pub struct LuaPlugin {
     /// The script's main chunk, run as a coroutine (`None` once it has returned or stopped).
     main: Option<Thread>,
     shared: Shared,
-    /// Instructions run since the frame's script work began.
-    instructions: Arc<AtomicU64>,
+    /// Work done since the frame's script work began.
+    work: Work,
     /// Why the script stopped, once it has.
     stopped: Option<String>,
     name: String,
@@ -126,8 +128,9 @@ impl LuaPlugin {
     /// The script in the file at `path`. A file that cannot be read is an error; a script
     /// with a syntax error is a plug-in stopped from the start, with the error's file and line.
     pub fn from_file(path: &Path, options: LuaOptions) -> Result<Self, ScriptError> {
-        let source = std::fs::read(path)
-            .map_err(|e| ScriptError(format!("cannot read Lua script {}: {e}", path.display())))?;
+        let source =
+            jewelbot_plugin::files::read_regular(path, "Lua script", loading::MOST_SOURCE_BYTES)
+                .map_err(|e| ScriptError(format!("cannot read Lua script: {e}")))?;
         Self::new(&path.display().to_string(), &source, options)
     }
 
@@ -146,45 +149,45 @@ impl LuaPlugin {
             }
         }
         let shared = Shared::default();
-        api::install(&lua, &shared).map_err(fail)?;
+        let work = Work::default();
+        api::install(&lua, &shared, &work).map_err(fail)?;
+        loading::install(&lua, &work, options.os_and_io).map_err(fail)?;
+        guard::install(&lua, &work, options.os_and_io).map_err(fail)?;
         if options.os_and_io {
             install_exit(&lua, &shared).map_err(fail)?;
         }
-        let instructions = Arc::new(AtomicU64::new(0));
-        // Lua 5.1 keeps a hook per thread: the main state's (callbacks) and the script's.
-        let count = |counted: Arc<AtomicU64>| {
-            move |_: &Lua, _: mlua::Debug<'_>| {
-                let run = counted.fetch_add(u64::from(CHECK_EVERY), Ordering::Relaxed);
-                if run >= INSTRUCTION_LIMIT {
-                    return Err(mlua::Error::RuntimeError(format!(
-                        "the script ran {INSTRUCTION_LIMIT} instructions without \
-                         emu.frameadvance(): stopped"
-                    )));
-                }
+        // One hook for every thread: the main state's (callbacks), the script's and the
+        // coroutines it makes.
+        let counted = work.clone();
+        lua.set_global_hook(
+            HookTriggers::new().every_nth_instruction(CHECK_EVERY),
+            move |_, _| {
+                counted.charge(u64::from(CHECK_EVERY))?;
                 Ok(mlua::VmState::Continue)
-            }
-        };
-        let every = HookTriggers::new().every_nth_instruction(CHECK_EVERY);
-        lua.set_hook(every, count(Arc::clone(&instructions)));
+            },
+        )
+        .map_err(fail)?;
         let mut plugin = Self {
             lua,
             main: None,
             shared,
-            instructions,
+            work,
             stopped: None,
             name: name.to_owned(),
         };
-        let chunk = plugin
-            .lua
-            .load(source)
-            .set_name(format!("@{name}"))
-            .into_function()
+        let chunk = loading::file_source(source)
+            .map_err(|why| mlua::Error::RuntimeError(why.to_owned()))
+            .and_then(|source| {
+                plugin
+                    .lua
+                    .load(source.as_ref())
+                    .set_name(format!("@{name}"))
+                    .set_mode(mlua::ChunkMode::Text)
+                    .into_function()
+            })
             .and_then(|main| plugin.lua.create_thread(main));
         match chunk {
-            Ok(thread) => {
-                thread.set_hook(every, count(Arc::clone(&plugin.instructions)));
-                plugin.main = Some(thread);
-            }
+            Ok(thread) => plugin.main = Some(thread),
             Err(error) => plugin.stop(&error),
         }
         Ok(plugin)
@@ -251,7 +254,7 @@ impl LuaPlugin {
     ) -> mlua::Result<()> {
         let lua = self.lua.clone();
         // The memory hooks count towards the boundary's instructions too.
-        self.instructions.store(0, Ordering::Relaxed);
+        self.work.reset();
         let result = lua.scope(|scope| {
             let peek = scope.create_function(|_, address: u16| Ok(console.peek(address)))?;
             let save = scope.create_function(|lua, ()| match console.save_state() {
@@ -261,7 +264,7 @@ impl LuaPlugin {
             lua.set_named_registry_value(api::PEEK, peek)?;
             lua.set_named_registry_value(api::SAVE, save)?;
             if after_a_frame {
-                api::memory::call_hooks(&lua, console.memory_hits())?;
+                api::memory::call_hooks(&lua, &self.shared, &self.work, console.memory_hits())?;
             }
             self.between_frames(after_a_frame)
         });
@@ -275,7 +278,7 @@ impl LuaPlugin {
     /// power-on, after no frame), the script up to its next `emu.frameadvance()`, then the
     /// functions of `emu.registerbefore` and `gui.register`.
     fn between_frames(&mut self, after_a_frame: bool) -> mlua::Result<()> {
-        self.instructions.store(0, Ordering::Relaxed);
+        self.work.reset();
         if after_a_frame {
             self.call_registered(api::emu::AFTER)?;
         }
@@ -298,7 +301,7 @@ impl Plugin for LuaPlugin {
             console.rom = [rom.prg, rom.chr].concat();
         }
         if self.stopped.is_none() {
-            self.instructions.store(0, Ordering::Relaxed);
+            self.work.reset();
             if let Err(error) = self.resume_main() {
                 self.stop(&error);
             }
@@ -340,6 +343,9 @@ impl Plugin for LuaPlugin {
             }
         }
         let mut console = self.shared.lock();
+        if let Some(watches) = console.hooked.take_changed() {
+            console.requests.push(ConsoleRequest::Watch(watches));
+        }
         for (address, value) in console.pokes.drain(..) {
             ctx.poke(address, value);
         }
@@ -367,7 +373,7 @@ impl Plugin for LuaPlugin {
 impl Drop for LuaPlugin {
     fn drop(&mut self) {
         if self.stopped.is_none() {
-            self.instructions.store(0, Ordering::Relaxed);
+            self.work.reset();
             if let Err(error) = self.call_registered(api::emu::EXIT) {
                 eprintln!("lua: {} (in the exit function)", first_line(&error));
             }

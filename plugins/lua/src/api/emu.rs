@@ -2,10 +2,10 @@
 //! frame has run; `registerbefore`, `registerafter` and `registerexit` keep one function each
 //! for the plug-in to call around every frame and when the run ends.
 
-use super::unsupported;
+use super::{refuse, unsupported};
 use crate::console::Shared;
 use jewelbot_plugin::ConsoleRequest;
-use mlua::{Function, Lua, MultiValue};
+use mlua::{Function, Lua, MultiValue, Value};
 
 /// Where the registered callbacks are kept (Lua's registry).
 pub const BEFORE: &str = "jewelbot.emu.before";
@@ -14,29 +14,56 @@ pub const EXIT: &str = "jewelbot.emu.exit";
 
 const NO_PAUSE: &str = "the host paces frames: a script cannot pause the console";
 
-/// The script's output, as FCEUX's Lua console shows it: values separated by tabs.
-pub(crate) fn printed(values: &MultiValue) -> mlua::Result<String> {
-    let parts: Vec<String> = values
-        .iter()
-        .map(|value| match value {
-            mlua::Value::String(s) => Ok(s.to_string_lossy()),
-            mlua::Value::Nil => Ok("nil".to_owned()),
-            mlua::Value::Boolean(b) => Ok(b.to_string()),
-            mlua::Value::Integer(i) => Ok(i.to_string()),
-            mlua::Value::Number(n) => Ok(lua_number(*n)),
-            other => Ok(format!("{}: {:p}", other.type_name(), other.to_pointer())),
+/// Longest text a script may draw or show as a message, in bytes: far more than the picture
+/// holds, and bounded so that what the host keeps of a frame stays small.
+pub const MOST_TEXT_BYTES: usize = 4096;
+
+/// The values as Lua's `print` writes them, each through the global `tostring` (so numbers
+/// read as Lua writes them, `%.14g`, and `__tostring` is honoured).
+fn strings(lua: &Lua, values: MultiValue) -> mlua::Result<Vec<mlua::String>> {
+    let tostring: Function = lua.globals().get("tostring")?;
+    values
+        .into_iter()
+        .map(|value| match tostring.call::<Value>(value)? {
+            Value::String(text) => Ok(text),
+            _ => Err(mlua::Error::RuntimeError(
+                "'tostring' must return a string to 'print'".to_owned(),
+            )),
         })
-        .collect::<mlua::Result<_>>()?;
+        .collect()
+}
+
+/// The values as one line (separated by tabs), refused with an error naming `function` past
+/// [`MOST_TEXT_BYTES`].
+pub(crate) fn printed(lua: &Lua, function: &str, values: MultiValue) -> mlua::Result<String> {
+    let parts = strings(lua, values)?;
+    let length = parts.iter().map(|p| p.as_bytes().len() + 1).sum::<usize>();
+    if length > MOST_TEXT_BYTES + 1 {
+        return Err(refuse(
+            function,
+            &format!(
+                "{} bytes of text is more than the {MOST_TEXT_BYTES} a script may show",
+                length - 1
+            ),
+        ));
+    }
+    let parts: Vec<String> = parts.iter().map(mlua::String::to_string_lossy).collect();
     Ok(parts.join("\t"))
 }
 
-/// A number as Lua 5.1 prints it (`%.14g`).
-fn lua_number(n: f64) -> String {
-    if n.fract() == 0.0 && n.abs() < 1e15 {
-        format!("{n:.0}")
-    } else {
-        format!("{n}")
+/// `print`: the values to standard error, as they are (no copy of a long string).
+fn print(lua: &Lua, values: MultiValue) -> mlua::Result<()> {
+    use std::io::Write;
+    let parts = strings(lua, values)?;
+    let mut err = std::io::stderr().lock();
+    for (index, part) in parts.iter().enumerate() {
+        if index > 0 {
+            let _ = err.write_all(b"\t");
+        }
+        let _ = err.write_all(&part.as_bytes());
     }
+    let _ = err.write_all(b"\n");
+    Ok(())
 }
 
 pub fn install(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
@@ -68,17 +95,14 @@ pub fn install(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
     let s = shared.clone();
     emu.set(
         "message",
-        lua.create_function(move |_, text: MultiValue| {
-            let text = printed(&text)?;
+        lua.create_function(move |lua, text: MultiValue| {
+            let text = printed(lua, "emu.message", text)?;
             eprintln!("lua: {text}");
             s.lock().message = Some(text);
             Ok(())
         })?,
     )?;
-    let print = lua.create_function(|_, values: MultiValue| {
-        eprintln!("{}", printed(&values)?);
-        Ok(())
-    })?;
+    let print = lua.create_function(print)?;
     emu.set("print", print.clone())?;
     lua.globals().set("print", print)?;
     // Done by the host once the script's part of the frame is over.

@@ -133,8 +133,9 @@ pub fn install(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
         gui.set(
             name,
             lua.create_function(
-                move |_, (x, y, text, color, background): (f64, f64, Value, Value, Value)| {
-                    let text = super::emu::printed(&mlua::MultiValue::from_iter([text]))?;
+                move |lua, (x, y, text, color, background): (f64, f64, Value, Value, Value)| {
+                    let text =
+                        super::emu::printed(lua, &function, mlua::MultiValue::from_iter([text]))?;
                     let drawing = Drawing::Text {
                         at: (at(x), at(y)),
                         text,

@@ -6,12 +6,93 @@
 
 use super::{during_frame, refuse, PEEK};
 use crate::console::{Console, Shared};
-use jewelbot_plugin::{ConsoleRequest, MemoryAccess, MemoryHit, MemoryWatch};
+use crate::work::Work;
+use jewelbot_plugin::{MemoryAccess, MemoryHit, MemoryWatch};
 use mlua::{Function, Lua, Table, Value};
 
-/// Where the memory hooks' functions are kept (Lua's registry): a table by kind, then by the
-/// first address of each hook.
+/// Where the memory hooks' functions are kept (Lua's registry): a table by kind, then by
+/// address, one function an address as in FCEUX (a hook over a range sets each of its
+/// addresses).
 const HOOKS: &str = "jewelbot.memory.hooks";
+
+/// The kinds of access in the order of [`Hooked`]'s maps.
+const KINDS: [MemoryAccess; 3] = [
+    MemoryAccess::Read,
+    MemoryAccess::Write,
+    MemoryAccess::Execute,
+];
+
+/// Which addresses have a hook, by kind: one bit an address, so that an access is matched
+/// with its hook at once and the host's watch list is made once a frame, whatever the
+/// number of hooks.
+#[derive(Debug)]
+pub struct Hooked {
+    bits: [Vec<u64>; 3],
+    /// Hooks were set or removed since the host was last given the list.
+    changed: bool,
+}
+
+impl Default for Hooked {
+    fn default() -> Self {
+        Self {
+            bits: std::array::from_fn(|_| vec![0; 1024]),
+            changed: false,
+        }
+    }
+}
+
+impl Hooked {
+    fn index(access: MemoryAccess) -> usize {
+        match access {
+            MemoryAccess::Read => 0,
+            MemoryAccess::Write => 1,
+            MemoryAccess::Execute => 2,
+        }
+    }
+
+    fn set(&mut self, access: MemoryAccess, address: u16, hooked: bool) {
+        let (word, bit) = (usize::from(address) / 64, address % 64);
+        let words = &mut self.bits[Self::index(access)];
+        if hooked {
+            words[word] |= 1 << bit;
+        } else {
+            words[word] &= !(1 << bit);
+        }
+        self.changed = true;
+    }
+
+    fn has(&self, access: MemoryAccess, address: u16) -> bool {
+        self.bits[Self::index(access)][usize::from(address) / 64] & (1 << (address % 64)) != 0
+    }
+
+    /// The addresses to watch as ranges, if they changed since the last call.
+    pub fn take_changed(&mut self) -> Option<Vec<MemoryWatch>> {
+        if !std::mem::take(&mut self.changed) {
+            return None;
+        }
+        let mut watches = Vec::new();
+        for access in KINDS {
+            let mut start = None;
+            for address in 0..=0x1_0000u32 {
+                let hooked = address <= 0xFFFF && self.has(access, address as u16);
+                match (hooked, start) {
+                    (true, None) => start = Some(address as u16),
+                    (false, Some(from)) => {
+                        watches.push(MemoryWatch {
+                            start: from,
+                            end: (address - 1) as u16,
+                            access,
+                        });
+                        start = None;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        watches.sort_by_key(|w| (w.start, w.end, w.access as u8));
+        Some(watches)
+    }
+}
 
 /// A hook's kind as a key of [`HOOKS`].
 fn kind_key(access: MemoryAccess) -> &'static str {
@@ -74,7 +155,7 @@ fn write(console: &mut Console, address: f64, value: f64) -> mlua::Result<()> {
     Ok(())
 }
 
-pub fn install(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
+pub fn install(lua: &Lua, shared: &Shared, work: &Work) -> mlua::Result<()> {
     let memory = lua.create_table()?;
     for name in ["readbyte", "readbyteunsigned"] {
         let s = shared.clone();
@@ -151,11 +232,12 @@ pub fn install(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
         ("registerrun", MemoryAccess::Execute),
     ] {
         let s = shared.clone();
+        let w = work.clone();
         let function = format!("memory.{name}");
         memory.set(
             name,
             lua.create_function(move |lua, args: mlua::MultiValue| {
-                register(lua, &s, &function, access, args)
+                register(lua, &s, &w, &function, access, args)
             })?,
         )?;
     }
@@ -163,11 +245,13 @@ pub fn install(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
 }
 
 /// `memory.registerwrite(address, [size,] function)` and its kin: `function` (nil removes the
-/// hook) is called with (address, 1, value) for each access to `address` .. `address + size -
-/// 1`. The host then watches every hooked address (`ConsoleRequest::Watch`).
+/// hooks) is called with (address, 1, value) for each access to `address` .. `address + size -
+/// 1`, each address's hook replacing the one it had. Setting each address is work, charged.
+/// The host is given the hooked addresses once the script's part of the frame is over.
 fn register(
     lua: &Lua,
     shared: &Shared,
+    work: &Work,
     function: &str,
     access: MemoryAccess,
     args: mlua::MultiValue,
@@ -192,16 +276,9 @@ fn register(
             &format!("size {size} does not fit from ${address:04X}"),
         ));
     }
-    let hooks: Table = lua.named_registry_value(HOOKS)?;
-    let of_kind: Table = hooks.get(kind_key(access))?;
-    match hook {
-        Value::Function(f) => {
-            let entry = lua.create_table()?;
-            entry.set("size", size as u32)?;
-            entry.set("fn", f)?;
-            of_kind.set(address, entry)?;
-        }
-        Value::Nil => of_kind.set(address, Value::Nil)?,
+    let hook = match hook {
+        Value::Function(f) => Some(f),
+        Value::Nil => None,
         other => {
             return Err(refuse(
                 function,
@@ -211,45 +288,41 @@ fn register(
                 ),
             ))
         }
+    };
+    work.charge(size as u64)?;
+    let hooks: Table = lua.named_registry_value(HOOKS)?;
+    let of_kind: Table = hooks.get(kind_key(access))?;
+    let mut console = shared.lock();
+    for at in u32::from(address)..u32::from(address) + size as u32 {
+        of_kind.raw_set(at, hook.clone())?;
+        console.hooked.set(access, at as u16, hook.is_some());
     }
-    let mut watches = Vec::new();
-    for access in [
-        MemoryAccess::Read,
-        MemoryAccess::Write,
-        MemoryAccess::Execute,
-    ] {
-        let of_kind: Table = hooks.get(kind_key(access))?;
-        for pair in of_kind.pairs::<u16, Table>() {
-            let (start, entry) = pair?;
-            let size: u32 = entry.get("size")?;
-            watches.push(MemoryWatch {
-                start,
-                end: (u32::from(start) + size - 1) as u16,
-                access,
-            });
-        }
-    }
-    watches.sort_by_key(|w| (w.start, w.end, w.access as u8));
-    shared.lock().requests.push(ConsoleRequest::Watch(watches));
     Ok(())
 }
 
 /// Calls the hooks of the accesses the frame made, in the order they happened.
-pub(crate) fn call_hooks(lua: &Lua, hits: &[MemoryHit]) -> mlua::Result<()> {
+pub(crate) fn call_hooks(
+    lua: &Lua,
+    shared: &Shared,
+    work: &Work,
+    hits: &[MemoryHit],
+) -> mlua::Result<()> {
     if hits.is_empty() {
         return Ok(());
     }
     let hooks: Table = lua.named_registry_value(HOOKS)?;
+    let of_kinds: Vec<Table> = KINDS
+        .iter()
+        .map(|&access| hooks.get(kind_key(access)))
+        .collect::<mlua::Result<_>>()?;
     for hit in hits {
-        let of_kind: Table = hooks.get(kind_key(hit.access))?;
-        for pair in of_kind.pairs::<u16, Table>() {
-            let (start, entry) = pair?;
-            let size: u32 = entry.get("size")?;
-            let end = u32::from(start) + size - 1;
-            if (u32::from(start)..=end).contains(&u32::from(hit.address)) {
-                let hook: Function = entry.get("fn")?;
-                hook.call::<()>((hit.address, 1, hit.value))?;
-            }
+        work.charge(1)?;
+        if !shared.lock().hooked.has(hit.access, hit.address) {
+            continue;
+        }
+        let hook: Option<Function> = of_kinds[Hooked::index(hit.access)].raw_get(hit.address)?;
+        if let Some(hook) = hook {
+            hook.call::<()>((hit.address, 1, hit.value))?;
         }
     }
     Ok(())

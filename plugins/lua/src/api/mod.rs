@@ -8,8 +8,10 @@ pub mod gui;
 pub mod joypad;
 pub mod memory;
 pub mod others;
+pub mod patterns;
 
 use crate::console::Shared;
+use crate::work::Work;
 use mlua::Lua;
 
 /// Where the console's functions that exist only while a frame is handled are kept (Lua's
@@ -47,10 +49,12 @@ pub(crate) fn unsupported(
     })
 }
 
-/// Installs every table into `lua`'s globals.
-pub fn install(lua: &Lua, shared: &Shared) -> mlua::Result<()> {
+/// Installs every table into `lua`'s globals, the functions that loop in Rust charging
+/// `work`.
+pub fn install(lua: &Lua, shared: &Shared, work: &Work) -> mlua::Result<()> {
     bit::install(lua)?;
-    memory::install(lua, shared)?;
+    patterns::install(lua, work.counter(), crate::INSTRUCTION_LIMIT)?;
+    memory::install(lua, shared, work)?;
     joypad::install(lua, shared)?;
     emu::install(lua, shared)?;
     gui::install(lua, shared)?;
