@@ -294,8 +294,13 @@ impl Raw {
             Phase::WildResolving
         } else if self.current == [WILD; 3] && self.timer > self.speed_in_force {
             // The checksum after a wild column's generation: the timer ran on through the
-            // clear that came before, past any speed.
-            Phase::WildPending
+            // clear that came before, past any speed. Its spawn may end a frame before the
+            // timer is reset: the column at the spawn point, not yet drawn.
+            if self.torn() {
+                Phase::Spawning
+            } else {
+                Phase::WildPending
+            }
         } else if self.column().is_some() {
             Phase::Falling
         } else if self.torn() {
@@ -327,17 +332,23 @@ impl Raw {
     }
 
     /// A new column at the spawn point, its timer just started, with none, one or two of its
-    /// jewels drawn from the top: the frame ended while the game was drawing it.
+    /// jewels drawn from the top: the frame ended while the game was drawing it. With none
+    /// drawn the frame may have ended before the timer was reset too (the spawn has set the
+    /// position and cleared $58, which a column that locked never has at 0).
     fn torn(&self) -> bool {
         let cells = self.cells_at(self.x, self.y);
-        let drawn = cells.iter().take_while(|&&c| c != EMPTY).count();
+        let drawn = cells
+            .iter()
+            .zip(&self.current)
+            .take_while(|&(&cell, &jewel)| cell != EMPTY && cell == jewel)
+            .count();
         (self.x, self.y) == (crate::engine::SPAWN_X, 0)
-            && self.timer == 0
+            && (self.timer == 0 || drawn == 0)
             && !self.landed
             && self.current.iter().all(|c| (1..=WILD).contains(c))
             && drawn < 3
-            && cells[..drawn] == self.current[..drawn]
-            && cells[drawn..].iter().all(|&c| c == EMPTY)
+            // Row 0 may still hold the jewel the new column is drawn over.
+            && cells[drawn.min(2)..2].iter().all(|&c| c == EMPTY)
     }
 
     /// The three cells ending at row `y` of column `x`; empty when (x, y) is outside the
@@ -669,6 +680,27 @@ mod tests {
         assert_eq!(
             GameView::decode(&ram).map(|v| v.phase),
             Ok(Phase::WildResolving)
+        );
+    }
+
+    /// The score objective's first wild column (frame 2,714 of `score-fast-12k`): the frame
+    /// ended after the spawn set the position and cleared $58, before the timer was reset and
+    /// the column drawn.
+    #[test]
+    fn a_wild_spawn_caught_before_its_timer_is_reset_is_spawning() {
+        let mut ram = playing_ram();
+        ram[map::CURRENT_COLUMN as usize..][..3].copy_from_slice(&[WILD; 3]);
+        ram[map::COLUMN_X as usize] = crate::engine::SPAWN_X;
+        ram[map::FALL_TIMER as usize] = 101;
+        put(&mut ram, 0, 3, 2);
+        let view = GameView::decode(&ram).expect("consistent");
+        assert_eq!(view.phase, Phase::Spawning);
+        assert_eq!(view.board.get(0, 3), EMPTY, "the spawn draws over (3, 0)");
+        // Before the spawn, the column that locked there had landed: still pending.
+        ram[map::LANDED as usize] = 27;
+        assert_eq!(
+            GameView::decode(&ram).map(|v| v.phase),
+            Ok(Phase::WildPending)
         );
     }
 

@@ -285,6 +285,26 @@ fn every_lock_of_the_score_game() {
     assert_eq!((result.wild_columns, result.game_overs), (8, 1));
 }
 
+/// The player at d75c35b, 60,000 frames of the survival objective: its locks, a spawn in the
+/// lock's own frame 22 frames after the one before (frame 37,850) among them.
+#[test]
+fn every_lock_of_the_second_fast_game() {
+    let result = replay("player-fast-60k-2");
+    assert!(result.mismatches.is_empty(), "{:#?}", result.mismatches);
+    assert_eq!((result.locks, result.unfinished, result.poked), (614, 1, 0));
+    assert_eq!(result.game_overs, 0);
+}
+
+/// The player for points at d75c35b, 12,000 frames: its first wild column spawns in a frame
+/// that ends before the column's timer is reset (frame 2,714).
+#[test]
+fn every_lock_of_the_score_game_without_foresight() {
+    let result = replay("score-fast-12k");
+    assert!(result.mismatches.is_empty(), "{:#?}", result.mismatches);
+    assert_eq!((result.locks, result.unfinished, result.poked), (145, 1, 0));
+    assert_eq!(result.game_overs, 0);
+}
+
 #[test]
 fn every_lock_of_the_normal_game() {
     let result = replay("player-normal-20k");
@@ -439,6 +459,7 @@ fn the_generator_in_ram_predicts_the_columns_to_come() {
             }
         }
     }
-    // Columns predicted (each up to 40 spawns ahead), and wild columns among them.
-    assert_eq!(checked, [27_724, 1_180]);
+    // Columns predicted (each up to 40 spawns ahead), and wild columns among them: 27,724 and
+    // 1,180 of them in the recordings before `player-fast-60k-2` and `score-fast-12k`.
+    assert_eq!(checked, [55_258, 2_446]);
 }
