@@ -46,8 +46,8 @@ pub struct ColumnRecord {
     pub points: u32,
     /// The last decision the player had made, in microseconds.
     pub decision_us: u32,
-    /// Match steps the column before set off (0: it matched nothing): the frames in which the
-    /// jewels counter rose, since it rises once a step.
+    /// Match steps the column before set off (0: it matched nothing): the clear animations
+    /// that began since it spawned (the jewels counter may rise over two frames of one step).
     #[serde(default)]
     pub steps: u8,
     /// The tallest stack on the board as it spawned, in cells.
@@ -83,17 +83,22 @@ impl Display {
 pub struct History {
     columns: Vec<ColumnRecord>,
     displays: [Display; 3],
-    /// The score when the last column spawned.
+    /// The score when the last column of this game spawned: none before a game's first, whose
+    /// spawn no lock of the game set off.
     score_at_spawn: Option<u32>,
     /// The counters at the last frame seen in a game.
     last: Option<[u32; 3]>,
     /// Match steps seen since the last column spawned.
     #[serde(default)]
     steps_since_spawn: u8,
+    /// Points the game added since the last column spawned.
+    #[serde(default)]
+    points_since_spawn: u64,
     /// Times each counter (score, jewels, level) wrapped past its 8 digits in this game.
     #[serde(default)]
     wraps: [u32; 3],
-    /// The chains of every column placed, kept as they come so a dashboard reads them at once.
+    /// The chains of every lock whose resolution was seen whole (from the spawn of its column to
+    /// the next spawn or the game over), kept as they come so a dashboard reads them at once.
     #[serde(default)]
     chains: Chains,
     /// The tallest stack any column spawned over.
@@ -105,6 +110,15 @@ impl History {
     /// Takes in one frame of play at `frame`: a column placed, a display rolling over, a new
     /// game (whose counters start from 0).
     pub fn observe(&mut self, frame: u64, view: &GameView, events: Events, decision_us: u32) {
+        self.points_since_spawn += u64::from(events.points);
+        if events.game_over {
+            // The lock that ended the game, resolved before the game over began.
+            let (steps, points) = self.take_lock();
+            if self.score_at_spawn.is_some() {
+                self.chains.record(steps, points);
+            }
+            self.score_at_spawn = None;
+        }
         if !view.phase.in_game() {
             return;
         }
@@ -138,15 +152,15 @@ impl History {
             }
         }
         self.last = Some(values);
-        if events.jewels_cleared > 0 {
+        if events.step {
             self.steps_since_spawn = self.steps_since_spawn.saturating_add(1);
         }
         if events.spawned {
-            let score = values[0];
-            let points = self
-                .score_at_spawn
-                .map_or(0, |before| counter_gain(before, score, MOST_GAIN));
-            self.score_at_spawn = Some(score);
+            // What the lock before did: nothing for a game's first column, which no lock of
+            // this game set off.
+            let (steps, points) = self.take_lock();
+            let locked = self.score_at_spawn.is_some();
+            self.score_at_spawn = Some(values[0]);
             let jewels_on_board = view
                 .board
                 .0
@@ -159,22 +173,32 @@ impl History {
                 jewels_on_board,
                 level: view.level,
                 fall_speed: view.fall_speed,
-                points,
+                points: u32::try_from(points).unwrap_or(u32::MAX),
                 decision_us,
-                steps: std::mem::take(&mut self.steps_since_spawn),
+                steps,
                 tallest: tallest_stack(&view.board),
             };
-            self.chains.record(record.steps, record.points.into());
+            if locked {
+                self.chains.record(steps, points);
+            }
             self.tallest = self.tallest.max(record.tallest);
             self.columns.push(record);
         }
+    }
+
+    /// The steps and points of the last column's lock, counted afresh from here.
+    fn take_lock(&mut self) -> (u8, u64) {
+        (
+            std::mem::take(&mut self.steps_since_spawn),
+            std::mem::take(&mut self.points_since_spawn),
+        )
     }
 
     /// After a reset or a state load: the counters may have changed behind its back.
     pub fn forget(&mut self) {
         self.last = None;
         self.score_at_spawn = None;
-        self.steps_since_spawn = 0;
+        self.take_lock();
     }
 
     /// The counters (score, jewels, level) as they last were, their 8-digit wraps in this game
@@ -338,26 +362,61 @@ mod tests {
             spawned: true,
             ..Events::default()
         };
-        let step = Events {
+        // Eleven steps, whose points carry the counter past its 8 digits.
+        let step = |points| Events {
+            step: true,
             jewels_cleared: 3,
+            points,
             ..Events::default()
         };
         let mut history = History::default();
         history.observe(0, &at_spawn(98_000_000), spawn, 0);
-        // Eleven steps, whose points carry the counter past its 8 digits.
-        for frame in 1..=11 {
-            history.observe(frame, &at_spawn(98_000_000), step, 0);
+        for frame in 1..=10 {
+            history.observe(frame, &at_spawn(98_000_000), step(300_000), 0);
         }
+        history.observe(11, &at_spawn(1_276_800), step(276_800), 0);
         history.observe(100, &at_spawn(1_276_800), spawn, 0);
+        history.observe(150, &at_spawn(1_277_100), step(300), 0);
         history.observe(200, &at_spawn(1_277_100), spawn, 0);
         let points: Vec<u32> = history.columns().iter().map(|c| c.points).collect();
         assert_eq!(points, [0, 3_276_800, 300]);
         let chains = history.chains();
         assert_eq!((chains.longest, chains.longest_points), (11, 3_276_800));
         assert_eq!(chains.best_points, 3_276_800);
-        // A counter that falls without a new game (a poke) brings nothing.
+        // The game's first column was set off by no lock: two locks.
+        assert_eq!((chains.locks, chains.points), (2, 3_277_100));
+        // A counter written behind the game's back (a poke) brings nothing.
         history.observe(300, &at_spawn(5), spawn, 0);
         assert_eq!(history.columns().last().map(|c| c.points), Some(0));
+    }
+
+    /// The lock that ends a game is counted at the game over, with the steps and points it
+    /// brought before it.
+    #[test]
+    fn the_lock_that_ends_a_game_is_counted() {
+        let mut history = History::default();
+        let spawn = Events {
+            spawned: true,
+            ..Events::default()
+        };
+        history.observe(0, &at_spawn(0), spawn, 0);
+        history.observe(50, &at_spawn(0), spawn, 0);
+        let step = Events {
+            step: true,
+            points: 300,
+            ..Events::default()
+        };
+        history.observe(60, &at_spawn(300), step, 0);
+        let over = Events {
+            game_over: true,
+            ..Events::default()
+        };
+        history.observe(200, &at_spawn(300), over, 0);
+        let chains = history.chains();
+        assert_eq!(
+            (chains.locks, chains.clearing_locks, chains.points),
+            (2, 1, 300)
+        );
     }
 
     #[test]

@@ -26,7 +26,7 @@ pub fn announce(ctx: &mut FrameContext<'_>, events: &Events) {
     let seen = [
         events.game_started,
         events.locked.is_some(),
-        events.jewels_cleared > 0,
+        events.step,
         events.spawned,
         events.game_over,
     ];
