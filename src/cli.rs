@@ -293,12 +293,17 @@ pub struct ConformArgs {
 #[derive(Debug, Args)]
 pub struct ModelCheckArgs {
     /// ROM to play (default: the built-in open cartridge).
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", conflicts_with = "trace")]
     pub rom: Option<PathBuf>,
-    /// Spawns to compare.
-    #[arg(long, value_name = "N", default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
-    pub columns: u64,
-    /// The most frames to run (default: 400 a column, far more than any column takes).
+    /// Check a recording of a game the player played (`jewelbot record`) instead of playing a
+    /// ROM; give the settings it was played with.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+    /// Spawns to compare (default: 2,000; with --trace, every spawn the recording holds).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub columns: Option<u64>,
+    /// The most frames to run (default: as many as the columns take; the run stops when no
+    /// column has spawned for 10,000 frames).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_RUN_FRAMES))]
     pub frames: Option<u64>,
     /// Print the result as JSON.

@@ -69,6 +69,64 @@ fn the_emulator_plays_the_models_game_for_points_with_foresight_for_2000_columns
     assert_eq!(report["columns_compared"], 2_000, "{report}");
 }
 
+/// The default bound on frames follows the game, not a fixed share a column: in normal mode
+/// the first columns fall at 63 frames a row after the title's 1,230 frames, more than the
+/// 400 frames a column the bound once allowed (which ran out before the first spawn).
+#[test]
+fn the_default_frames_follow_the_columns_in_normal_mode() {
+    let (code, stdout, stderr) = jewelbot(&["model-check", "--work", "3000", "--columns", "3"]);
+    assert_eq!(code, 0, "{stdout} {stderr}");
+    assert!(
+        stdout.contains("agree on every one of 3 spawns"),
+        "{stdout}"
+    );
+}
+
+/// A ROM whose game never spawns a column stops at the stall guard, not at a frame bound.
+#[test]
+fn a_game_without_spawns_stalls() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let rom = dir.path().join("tiny.nes");
+    std::fs::write(&rom, common::tiny_rom()).expect("written");
+    let args = ["model-check", "--work", "3000", "--rom", common::arg(&rom)];
+    let (code, stdout, stderr) = jewelbot(&args);
+    assert_eq!(code, 1, "{stdout} {stderr}");
+    assert!(
+        stdout.contains("0 spawns agree; then no column spawned for 10000 frames"),
+        "{stdout}"
+    );
+}
+
+/// A recording of the real game is checked without the ROM, with the settings it was played
+/// with: every spawn of the player for points' 12,000 frames (its first wild column spawns in
+/// a frame that ends before the column's timer is reset).
+#[test]
+fn a_recording_of_the_real_game_is_checked_without_the_rom() {
+    let trace = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("plugins/magic-jewelry/traces/score-fast-12k.trace.gz");
+    let args = [
+        "model-check",
+        "--trace",
+        common::arg(&trace),
+        "--mode",
+        "fast",
+        "--work",
+        "3000",
+        "--objective",
+        "score",
+        "--json",
+    ];
+    let (code, stdout, stderr) = jewelbot(&args);
+    let report: Value = serde_json::from_str(&stdout).expect("a JSON report");
+    assert_eq!(code, 0, "{report} {stderr}");
+    assert_eq!(report["columns_compared"], 146, "{report}");
+    assert_eq!(report["frames"], 12_000, "{report}");
+    // Played for survival, the same recording parts from the model's game.
+    let (code, stdout, _) = jewelbot(&args[..args.len() - 3]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("part at column"), "{stdout}");
+}
+
 /// A jewel written into the settled board between two spawns is a game the model does not
 /// play: the check parts at the next spawn and names the board.
 #[test]

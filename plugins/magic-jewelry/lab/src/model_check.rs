@@ -7,7 +7,7 @@
 //! column for column, and says where they part.
 
 use crate::horizon::{play_column, SpawnState};
-use jewelbot_plugin::Ram;
+use jewelbot_plugin::{files, Ram, Trace};
 use magic_jewelry::engine::{
     Board, Column, Foresight, ForesightConfig, Game, GameGenerator, InputModel, RuleSet, Strategy,
 };
@@ -15,6 +15,8 @@ use magic_jewelry::game_view::GameView;
 use magic_jewelry::play::tracker::Tracker;
 use magic_jewelry::plugin::Settings;
 use serde::Serialize;
+use std::io::Read;
+use std::path::Path;
 
 /// Where the emulator's game and the model's first differ.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -48,6 +50,28 @@ pub struct ModelCheck {
     /// The model's last column lost its game.
     model_lost: bool,
     ending: Option<Ending>,
+    /// A spawn seen whose column RAM does not show yet: the real game may end the spawn's
+    /// frame before drawing the column (a spawn in the lock's own frame, or one that raced the
+    /// timer), so its state is read once the column is drawn.
+    pending: Option<PendingSpawn>,
+    /// The frame of the last spawn seen (0 before the first).
+    last_spawn: u64,
+}
+
+/// Frames without a spawn after which a game has stalled (paused, waiting at a game over, or
+/// not the game at all): far more than any wait for a column takes (the power-on's automatic
+/// start 1,230 frames; the first level's fall from the spawn to the floor, its rest and a
+/// chain of 20 steps under 3,000).
+pub const STALL_FRAMES: u64 = 10_000;
+
+/// A spawn whose state is still to be read.
+#[derive(Debug, Clone)]
+struct PendingSpawn {
+    frame: u64,
+    /// The new column as the spawn's frame holds it ($5C-$5E), before any press turns it.
+    current: Column,
+    /// The spawn frame's view: the state, should the column never show.
+    view: GameView,
 }
 
 /// How the games ended, at the column (counted from 0) whose lock ended one.
@@ -98,6 +122,8 @@ impl ModelCheck {
             parting: None,
             model_lost: false,
             ending: None,
+            pending: None,
+            last_spawn: 0,
         })
     }
 
@@ -125,6 +151,11 @@ impl ModelCheck {
             )
     }
 
+    /// Whether no column has spawned for [`STALL_FRAMES`] frames up to `frame`.
+    pub fn stalled(&self, frame: u64) -> bool {
+        frame.saturating_sub(self.last_spawn) > STALL_FRAMES
+    }
+
     /// Whether there is nothing more to compare.
     pub fn is_done(&self) -> bool {
         self.parting.is_some() || self.ending.is_some()
@@ -141,6 +172,20 @@ impl ModelCheck {
             return;
         };
         let events = self.tracker.observe(&view);
+        if let Some(pending) = self.pending.take() {
+            // The column shows now; or the next event came first, and the spawn's own frame
+            // is all there is.
+            if view.falling.is_some() {
+                self.compare(pending.frame, pending.current, &view);
+            } else if events.spawned || events.game_over || events.locked.is_some() {
+                self.compare(pending.frame, pending.current, &pending.view);
+            } else {
+                self.pending = Some(pending);
+            }
+            if self.is_done() {
+                return;
+            }
+        }
         // The column that ended a game is the last one compared.
         let last = self.columns.saturating_sub(1);
         if events.game_over && self.started {
@@ -154,21 +199,49 @@ impl ModelCheck {
         if !events.spawned {
             return;
         }
+        self.last_spawn = frame;
         if self.model_lost {
             self.ending = Some(Ending::ModelOnly(last));
             return;
         }
         self.started = true;
-        let Some(emulator) = state_of(&view) else {
-            return;
-        };
+        let current = Column(view.current);
+        if view.falling.is_some() {
+            self.compare(frame, current, &view);
+        } else {
+            self.pending = Some(PendingSpawn {
+                frame,
+                current,
+                view,
+            });
+        }
+    }
+
+    /// Compares the spawn at `frame` (its column `current`, the rest as `view` shows it) with
+    /// the model's and plays the model's column.
+    fn compare(&mut self, frame: u64, current: Column, view: &GameView) {
         let model = SpawnState::of(&self.game);
-        if emulator != model {
+        let (emulator, emulator_board) = match Board::from_grid(&view.board.0) {
+            Ok(board) => {
+                let state = state_of(view, board, current);
+                (state, board.to_string())
+            }
+            // Jewels over a gap: no board the model can have, so a parting in the board.
+            Err(error) => {
+                let text = format!("{}\n({error})", view.board.text_lines().join("\n"));
+                (state_of(view, Board::empty(), current), text)
+            }
+        };
+        if emulator != model || emulator_board != model.board.to_string() {
+            let mut differences = differences(&emulator, &model);
+            if differences.is_empty() {
+                differences.push("board");
+            }
             self.parting = Some(Parting {
                 column: self.columns,
                 frame,
-                differences: differences(&emulator, &model),
-                emulator_board: emulator.board.to_string(),
+                differences,
+                emulator_board,
                 model_board: model.board.to_string(),
                 emulator,
                 model,
@@ -193,18 +266,52 @@ impl ModelCheck {
     }
 }
 
-/// The emulator's state at a spawn, as the model keeps it.
-fn state_of(view: &GameView) -> Option<SpawnState> {
-    let falling = view.falling?;
-    Some(SpawnState {
-        board: Board::from_grid(&view.board.0).ok()?,
-        current: Column(falling.jewels),
+/// Feeds a recording's frames to `check`, in order from power-on, until it has compared
+/// `columns` spawns or has nothing more to compare; returns the last frame fed.
+pub fn check_recording(check: &mut ModelCheck, trace: &Trace, columns: u64) -> u64 {
+    let mut replay = trace.replay();
+    let mut last = 0;
+    while check.columns() < columns && !check.is_done() {
+        let Some((frame, ram)) = replay.next() else {
+            break;
+        };
+        last = frame.number;
+        check.observe(frame.number, ram);
+    }
+    last
+}
+
+/// The most bytes a recording's file may hold (the 60,000-frame recordings take 2.5 MB
+/// compressed, 30 MB as text).
+const MOST_TRACE_BYTES: u64 = 1 << 30;
+
+/// Reads a recording (`jewelbot record`'s format, gzip'd or not).
+pub fn read_trace(path: &Path) -> anyhow::Result<Trace> {
+    let bytes = files::read_regular(path, "trace", MOST_TRACE_BYTES)?;
+    let mut text = String::new();
+    let read = if bytes.starts_with(&[0x1F, 0x8B]) {
+        flate2::read::GzDecoder::new(bytes.as_slice())
+            .take(MOST_TRACE_BYTES)
+            .read_to_string(&mut text)
+    } else {
+        bytes.as_slice().read_to_string(&mut text)
+    };
+    read.map_err(|e| anyhow::anyhow!("{}: not a trace: {e}", path.display()))?;
+    Trace::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+}
+
+/// The emulator's state at a spawn of `current` over `board`, as the model keeps it; the rest
+/// as `view` shows it (the counters stay as they are while a column falls).
+fn state_of(view: &GameView, board: Board, current: Column) -> SpawnState {
+    SpawnState {
+        board,
+        current,
         next: Column(view.next),
         cycle_position: GameGenerator::new(view.generator).cycle_position(),
         since_wild: u32::from(view.removed),
         level: view.level_in_force(),
         combo: view.combo,
-    })
+    }
 }
 
 /// The names of the parts of two states that differ.
