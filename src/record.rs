@@ -118,6 +118,9 @@ pub fn record(
             eprintln!("note: {} stopped the recording", signal.name());
             ExitCode::from(signal.exit_status())
         }
-        None => ExitCode::SUCCESS,
+        None => session
+            .plugins()
+            .exit_status()
+            .map_or(ExitCode::SUCCESS, ExitCode::from),
     })
 }

@@ -193,6 +193,11 @@ pub fn run(
         Ended::Interrupted(_) => plan.interrupt.signal().map_or(ExitCode::FAILURE, |signal| {
             ExitCode::from(signal.exit_status())
         }),
+        // A script's os.exit(n) ends the process with its status, as in FCEUX.
+        Ended::Plugin(_) => session
+            .plugins()
+            .exit_status()
+            .map_or(ExitCode::SUCCESS, ExitCode::from),
         _ => ExitCode::SUCCESS,
     })
 }

@@ -75,9 +75,14 @@ pub fn open_session_with(
 ) -> anyhow::Result<Session> {
     let rom = open_rom(game.rom.as_deref())?;
     let mut session = Session::new(rom, plugins, config)?;
-    session.set_control(match game.ai {
-        Switch::On => Control::Plugins,
-        Switch::Off => Control::Manual,
+    // `--ai off` turns off the built-in AI only: a script or bot given holds the controller
+    // as it does with the AI on; without one, the person does.
+    let holder = game.lua.is_some() || game.bot.is_some();
+    session.plugins_mut().set_ai(game.ai == Switch::On);
+    session.set_control(if game.ai == Switch::On || holder {
+        Control::Plugins
+    } else {
+        Control::Manual
     });
     for poke in &game.poke {
         session.schedule_poke(poke.frame, poke.address, poke.value);

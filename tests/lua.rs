@@ -90,28 +90,29 @@ fn a_failing_script_stops_alone() {
 
 /// `os.exit` (with `--lua-os-io`) ends a headless run and a recording after its frame.
 #[test]
-fn os_exit_ends_the_run_and_the_recording() {
+fn os_exit_ends_the_run_and_the_recording_with_its_status() {
     let (dir, script) = script_file(
         "exit",
         "exit.lua",
-        "emu.registerafter(function() if emu.framecount() == 300 then os.exit(0) end end)\n",
+        "emu.registerafter(function() if emu.framecount() == 300 then os.exit(3) end end)\n",
     );
     let lua = ["--lua", script.as_str(), "--lua-os-io"];
     let mut run = vec!["run", "--headless", "--json", "--frames", "1000"];
     run.extend(lua);
+    // The process exits with the script's status, as FCEUX does, its outputs written.
     let (code, stdout, stderr) = jewelbot(&run);
-    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(code, 3, "{stderr}");
     let summary = summary(&stdout);
     assert_eq!(summary["frames"], 300, "{stdout}");
     assert!(
-        summary["ended"].to_string().contains("os.exit(0)"),
+        summary["ended"].to_string().contains("os.exit(3)"),
         "{stdout}"
     );
     let trace = dir.join("exit.trace.gz").display().to_string();
     let mut record = vec!["record", "--frames", "1000", "--out", trace.as_str()];
     record.extend(lua);
     let (code, stdout, stderr) = jewelbot(&record);
-    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(code, 3, "{stderr}");
     assert!(
         format!("{stdout}{stderr}").contains("300 frames recorded"),
         "{stdout}{stderr}"
@@ -180,4 +181,43 @@ fn a_script_saves_loads_and_powers_the_console() {
         (200, 200, 40),
         "{run}"
     );
+}
+
+/// `--ai off` turns off the built-in AI only: a script given on the command line plays as it
+/// does with the AI on (its buttons reach the console: the same movie).
+#[test]
+fn a_script_plays_with_the_ai_off() {
+    let (dir, script) = script_file(
+        "ai-off",
+        "presser.lua",
+        "while true do\n  if emu.framecount() % 3 == 0 then joypad.set(1, {left = true, A = true}) end\n  emu.frameadvance()\nend\n",
+    );
+    let movie = |name: &str, ai: &str| {
+        let path = dir.join(name).display().to_string();
+        let args = [
+            "run",
+            "--headless",
+            "--frames",
+            "400",
+            "--lua",
+            script.as_str(),
+            "--ai",
+            ai,
+            "--record-movie",
+            path.as_str(),
+        ];
+        let (code, _, stderr) = jewelbot(&args);
+        assert_eq!(code, 0, "{stderr}");
+        let text = std::fs::read_to_string(&path).expect("the movie");
+        text.lines()
+            .filter(|line| line.starts_with('|'))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    let on = movie("on.fm2", "on");
+    let off = movie("off.fm2", "off");
+    assert_eq!(off, on);
+    let pressed = off.iter().filter(|line| line.contains('L')).count();
+    assert!(pressed >= 100, "{pressed} frames with Left held");
+    std::fs::remove_dir_all(&dir).ok();
 }

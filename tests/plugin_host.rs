@@ -884,6 +884,31 @@ fn a_plugin_that_gives_up_the_controller_hands_it_back() {
     );
 }
 
+/// With the built-in AI off (`--ai off`), a plug-in that holds the controller alone still
+/// plays; the others (the AI) never press; once it gives the controller up, the person's
+/// buttons reach the console, not the AI's.
+#[test]
+fn with_the_ai_off_the_holder_plays_then_the_person() {
+    let told = Arc::new(Mutex::new(Vec::new()));
+    let plugins: Vec<Box<dyn Plugin>> = vec![
+        Box::new(Told(Arc::clone(&told))),
+        Box::new(QuittingHolder { until: 5, frame: 0 }),
+    ];
+    let mut session = tiny_session(plugins);
+    session.plugins_mut().set_ai(false);
+    session.set_control(Control::Plugins);
+    session.set_manual_buttons(Buttons::START);
+    let mut read = Vec::new();
+    for _ in 0..10 {
+        session.run_frame().expect("frame runs");
+        read.push(session.ram()[common::PAD_BITS..common::PAD_BITS + 8].to_vec());
+    }
+    assert!(told.lock().unwrap().iter().all(|&in_control| !in_control));
+    let (select, start) = ([0, 0, 1, 0, 0, 0, 0, 0], [0, 0, 0, 1, 0, 0, 0, 0]);
+    assert!(read[1..5].iter().all(|bits| bits == &select), "{read:?}");
+    assert!(read[6..].iter().all(|bits| bits == &start), "{read:?}");
+}
+
 /// Announces `tick` on even frames and describes the frame counter.
 struct Announcer;
 

@@ -160,6 +160,9 @@ pub struct PluginHost {
     /// The last frame the plug-ins were shown.
     frame: u64,
     in_control: bool,
+    /// The plug-ins that do not hold the controller alone (the built-in AI) may press: off
+    /// with `--ai off`, where a script or bot holds it, or nobody.
+    ai: bool,
     pacing: Pacing,
 }
 
@@ -174,6 +177,7 @@ impl Default for PluginHost {
             notes: None,
             frame: 0,
             in_control: true,
+            ai: true,
             pacing: Pacing::Lockstep,
         }
     }
@@ -371,11 +375,26 @@ impl PluginHost {
     /// Whether the plug-in at `index` holds the controller: the console's buttons are the
     /// plug-ins', and no running plug-in asks to hold it alone unless this one does.
     fn in_control(&self, index: usize) -> bool {
-        let holders = self
-            .slots
-            .iter()
-            .any(|s| s.holds_controller && s.is_running());
-        self.in_control && (!holders || self.slots[index].holds_controller)
+        let holders = self.holder_index().is_some();
+        self.in_control
+            && if holders {
+                self.slots[index].holds_controller
+            } else {
+                self.ai
+            }
+    }
+
+    /// Turns the built-in AI on or off: off, only a plug-in that holds the controller alone
+    /// (a script or a bot) presses, and with none running, nobody does.
+    pub fn set_ai(&mut self, ai: bool) {
+        self.ai = ai;
+        self.set_in_control(self.in_control);
+    }
+
+    /// Whether some plug-in's buttons reach the console while the plug-ins have it: the AI
+    /// is on, or a script or bot holds the controller.
+    pub fn anyone_presses(&self) -> bool {
+        self.ai || self.holder_index().is_some()
     }
 
     /// Tells a plug-in that panicked of a reset and whether it is in control; `true` when it
@@ -514,6 +533,15 @@ impl PluginHost {
             .iter()
             .filter(|slot| slot.is_active())
             .find_map(|slot| guarded(|| slot.plugin.ended()).ok().flatten())
+    }
+
+    /// The exit status asked by the plug-in that ends the run ([`PluginHost::ended`]).
+    pub fn exit_status(&self) -> Option<u8> {
+        self.slots
+            .iter()
+            .filter(|slot| slot.is_active())
+            .find(|slot| guarded(|| slot.plugin.ended()).ok().flatten().is_some())
+            .and_then(|slot| guarded(|| slot.plugin.exit_status()).ok().flatten())
     }
 
     /// Tells every active plug-in whether its buttons reach the console; returns how many

@@ -127,7 +127,8 @@ impl App {
             .collect();
         app.plugin_keys = input::plugin_keys(&options);
         app.help = input::help_rows(&app.plugin_keys);
-        if app.options.ai {
+        // A script or bot given with `--ai off` holds the controller all the same.
+        if app.options.ai || app.session.control() == Control::Plugins {
             app.give_control_to_ai();
         } else {
             app.session.set_control(Control::Manual);
@@ -223,7 +224,13 @@ impl App {
 
     fn give_control_to_ai(&mut self) {
         if self.session.set_control(Control::Plugins) > 0 {
-            self.say("the AI plays (Space takes control)");
+            let player = self
+                .session
+                .plugins()
+                .holder()
+                .unwrap_or("the AI")
+                .to_owned();
+            self.say(format!("{player} plays (Space takes control)"));
         } else {
             self.session.set_control(Control::Manual);
             self.say("you play: no plug-in runs on this ROM");
@@ -332,8 +339,10 @@ impl App {
     fn bar_text(&self) -> String {
         let control = match (self.session.control(), self.session.plugins().holder()) {
             (Control::Plugins, Some(holder)) => format!("{holder} plays"),
-            (Control::Plugins, None) => "AI plays".to_owned(),
-            (Control::Manual, _) => "you play".to_owned(),
+            (Control::Plugins, None) if self.session.plugins().anyone_presses() => {
+                "AI plays".to_owned()
+            }
+            (Control::Plugins | Control::Manual, _) => "you play".to_owned(),
         };
         let mut parts = vec![control, self.pacer.speed().label().to_owned()];
         if self.stopped.is_some() {

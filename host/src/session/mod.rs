@@ -201,9 +201,10 @@ impl Session {
             // pressed on the first frame.
             self.show_frame_to_plugins()?;
         }
+        // With the AI off and no script or bot holding it, the controller is the person's.
         let buttons = match self.control {
-            Control::Plugins => self.plugin_buttons,
-            Control::Manual => self.manual_buttons,
+            Control::Plugins if self.plugins.anyone_presses() => self.plugin_buttons,
+            Control::Plugins | Control::Manual => self.manual_buttons,
         };
         self.run_frame_with(buttons)
     }
@@ -226,12 +227,13 @@ impl Session {
         // message instead of taking the program down; a reset, power cycle or state load
         // recovers.
         let probe = console_view::LagProbe::arm(&mut self.deck);
-        let clocked = panic::catch_unwind(AssertUnwindSafe(|| self.deck.clock_frame()))
+        let (deck, watches) = (&mut self.deck, &mut self.watches);
+        let clocked = panic::catch_unwind(AssertUnwindSafe(|| watches.clock_frame(deck)))
             .map_err(|_| SessionError::Emulation("the emulator core panicked".into()))?;
         let _clocked: Clocked = clocked.map_err(|e| SessionError::Emulation(e.to_string()))?;
         self.frame += 1;
         self.lagged = probe.lagged(&self.deck);
-        let dropped = self.watches.collect(&mut self.deck);
+        let dropped = self.watches.dropped();
         if dropped > 0 {
             self.plugins.say(format!(
                 "frame {}: {dropped} accesses to watched addresses past the first {} were not \

@@ -9,12 +9,14 @@
 //! frame only), resumes the script, then calls those of `emu.registerbefore` and
 //! `gui.register`; the buttons set and the RAM written meanwhile reach the console before the
 //! next frame. A bad script stops with its file and line, and the game goes on: a syntax or
-//! run-time error, a frame's work past [`INSTRUCTION_LIMIT`] instructions (a loop that never
-//! yields, in the script, a callback, a memory hook or a pattern), memory past
-//! [`MEMORY_LIMIT`]. Code loads as source only ([`loading`]); `os` and `io` (and the
+//! run-time error, a frame's work past [`INSTRUCTION_LIMIT`] instructions or their worth in
+//! allocation and library loops (a loop that never yields, in the script, a callback, a memory
+//! hook or a pattern: [`work`]), memory past [`MEMORY_LIMIT`]. Code loads as source only ([`loading`]); `os` and `io` (and the
 //! functions that read files) are off unless [`LuaOptions::os_and_io`] turns them on.
 
+mod allocator;
 pub mod api;
+mod charged;
 mod console;
 mod guard;
 pub mod loading;
@@ -64,6 +66,9 @@ pub struct LuaPlugin {
     /// Why the script stopped, once it has.
     stopped: Option<String>,
     name: String,
+    /// The state's allocations counted as work and held to [`MEMORY_LIMIT`], until dropped
+    /// (after the fields above).
+    _accounts: allocator::Accounts,
 }
 
 /// The first line of a Lua error ("file:line: what", without the traceback); an error raised
@@ -141,17 +146,24 @@ impl LuaPlugin {
         if options.os_and_io {
             libraries |= StdLib::OS | StdLib::IO | StdLib::PACKAGE;
         }
+        // mlua's safe mode: no `debug`, and with `package`, no C modules.
         let lua = Lua::new_with(libraries, MluaOptions::default()).map_err(fail)?;
-        lua.set_memory_limit(MEMORY_LIMIT).map_err(fail)?;
-        if !options.os_and_io {
+        let work = Work::default();
+        let accounts = allocator::Accounts::install(&lua, &work).map_err(fail)?;
+        if options.os_and_io {
+            // Safe mode leaves a `package.loadlib` that raises an error: gone, as `dofile` is
+            // without `--lua-os-io`.
+            let package: mlua::Table = lua.globals().get("package").map_err(fail)?;
+            package.set("loadlib", mlua::Value::Nil).map_err(fail)?;
+        } else {
             for reader in ["dofile", "loadfile"] {
                 lua.globals().set(reader, mlua::Value::Nil).map_err(fail)?;
             }
         }
         let shared = Shared::default();
-        let work = Work::default();
         api::install(&lua, &shared, &work).map_err(fail)?;
         loading::install(&lua, &work, options.os_and_io).map_err(fail)?;
+        charged::install(&lua, &work).map_err(fail)?;
         guard::install(&lua, &work, options.os_and_io).map_err(fail)?;
         if options.os_and_io {
             install_exit(&lua, &shared).map_err(fail)?;
@@ -174,6 +186,7 @@ impl LuaPlugin {
             work,
             stopped: None,
             name: name.to_owned(),
+            _accounts: accounts,
         };
         let chunk = loading::file_source(source)
             .map_err(|why| mlua::Error::RuntimeError(why.to_owned()))
@@ -316,6 +329,11 @@ impl Plugin for LuaPlugin {
     fn ended(&self) -> Option<String> {
         let status = self.shared.lock().exit?;
         Some(format!("the Lua script called os.exit({status})"))
+    }
+
+    /// As C's `exit`: the low 8 bits of the script's status.
+    fn exit_status(&self) -> Option<u8> {
+        self.shared.lock().exit.map(|status| (status & 0xFF) as u8)
     }
 
     fn on_frame(&mut self, ctx: &mut FrameContext<'_>) {

@@ -40,6 +40,12 @@ pub trait Plugin: Send {
         None
     }
 
+    /// The status the process exits with when the run ends because this plug-in asked
+    /// ([`Plugin::ended`]): a script's `os.exit(n)`. `None` is success.
+    fn exit_status(&self) -> Option<u8> {
+        None
+    }
+
     /// Whether it asks to hold the controller alone (a script that plays the game): while a
     /// running plug-in does, only the buttons of those that do reach the console, and the
     /// others are told they are out of control ([`Plugin::set_in_control`]).
