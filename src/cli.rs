@@ -48,7 +48,8 @@ pub struct GameArgs {
     /// ROM file to run (default: the built-in open cartridge). The file is never modified.
     #[arg(long, value_name = "PATH")]
     pub rom: Option<PathBuf>,
-    /// Whether the AI (the plug-ins) holds the controller.
+    /// Whether the built-in AI plays. Off, a script or bot given here (--lua, --bot) still
+    /// holds the controller; without one, the person does.
     #[arg(long, value_enum, default_value_t = Switch::On)]
     pub ai: Switch,
     /// Write RAM just before a frame: FRAME:ADDR=VALUE (address in hex, e.g. 300:$6E=69);
@@ -65,7 +66,8 @@ pub struct GameArgs {
     #[arg(long, value_name = "FILE")]
     pub movie: Option<PathBuf>,
     /// Run a Lua script written for FCEUX's API (docs/lua.md): it holds the controller while
-    /// it runs; the AI watches. A script error stops the script, not the game.
+    /// it runs, with the AI on or off; the AI watches. A script error stops the script, not
+    /// the game.
     #[arg(long, value_name = "SCRIPT")]
     pub lua: Option<PathBuf>,
     /// Give the Lua script `os`, `io`, `require`, `dofile` and `loadfile` (off by default).
@@ -73,9 +75,8 @@ pub struct GameArgs {
     pub lua_os_io: bool,
     /// Let a bot in another process play (docs/bot-protocol.md): a command line, run without a
     /// shell ("python3 examples/bots/columns.py"), or tcp://HOST:PORT to connect to one. It
-    /// holds the controller while it plays (with --ai off the person does, and its buttons are
-    /// not pressed); a bot that fails is stopped with a message and the controller goes back to
-    /// the AI.
+    /// holds the controller while it plays, with the AI on or off; a bot that fails is stopped
+    /// with a message and the controller goes back to the AI (with --ai off, to the person).
     #[arg(long, value_name = "CMD", conflicts_with = "lua")]
     pub bot: Option<String>,
     /// Let the game run on while the bot thinks, using its answers as they come (a watched
