@@ -531,3 +531,46 @@ fn sigterm_ends_a_run_whose_bot_never_answers_and_leaves_nothing_of_it() {
         );
     }
 }
+
+/// The sockets among process `pid`'s open files.
+fn sockets_of(pid: u32) -> Vec<String> {
+    std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter_map(|entry| std::fs::read_link(entry.path()).ok())
+                .map(|target| target.display().to_string())
+                .filter(|target| target.starts_with("socket:"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A script or a bot over pipes gives no way in from outside: the command holds no socket
+/// while it runs one (and so listens on none).
+#[test]
+fn a_run_with_a_script_or_a_bot_opens_no_socket() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let script = dir.path().join("loop.lua");
+    std::fs::write(&script, "while true do emu.frameadvance() end\n").expect("the script");
+    let bot = format!(
+        "python3 {}/examples/bots/columns.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let script = script.display().to_string();
+    for player in [["--lua", script.as_str()], ["--bot", bot.as_str()]] {
+        let mut child = jewelbot()
+            .args(["run", "--headless", "--frames", "100000000"])
+            .args(player)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the binary runs");
+        wait_for_handler(child.id(), 15);
+        std::thread::sleep(Duration::from_millis(500));
+        let sockets = sockets_of(child.id());
+        send("TERM", child.id());
+        assert_eq!(wait(&mut child), 143);
+        assert!(sockets.is_empty(), "{player:?}: {sockets:?}");
+    }
+}
