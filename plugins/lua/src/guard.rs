@@ -10,7 +10,8 @@ use crate::work::Work;
 use mlua::Lua;
 
 /// Wraps the functions that catch errors, given `check` (which raises the stopping error once
-/// the work is past the limit) and `over` (whether it is).
+/// the script is past a limit: its frame's work, or the memory it holds) and `over` (whether
+/// it is).
 const WRAP: &str = r"
 local check, over, raw_pcall, raw_xpcall, raw_resume = ...
 local function pass(ok, ...)
@@ -31,12 +32,7 @@ pub fn install(lua: &Lua, work: &Work, files: bool) -> mlua::Result<()> {
     let globals = lua.globals();
     let coroutine: mlua::Table = globals.get("coroutine")?;
     let counted = work.clone();
-    let check = lua.create_function(move |_, ()| {
-        if counted.over() {
-            return Err(Work::stopped());
-        }
-        Ok(())
-    })?;
+    let check = lua.create_function(move |_, ()| counted.check())?;
     let counted = work.clone();
     let over = lua.create_function(move |_, ()| Ok(counted.over()))?;
     lua.load(WRAP).set_name("=jewelbot").call::<()>((

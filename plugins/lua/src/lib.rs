@@ -11,8 +11,9 @@
 //! next frame. A bad script stops with its file and line, and the game goes on: a syntax or
 //! run-time error, a frame's work past [`INSTRUCTION_LIMIT`] instructions or their worth in
 //! allocation and library loops (a loop that never yields, in the script, a callback, a memory
-//! hook or a pattern: [`work`]), memory past [`MEMORY_LIMIT`]. Code loads as source only ([`loading`]); `os` and `io` (and the
-//! functions that read files) are off unless [`LuaOptions::os_and_io`] turns them on.
+//! hook or a pattern: the `work` module), memory past [`MEMORY_LIMIT`]. Code loads as source only
+//! ([`loading`]); `os` and `io` (and the functions that read files) are off unless
+//! [`LuaOptions::os_and_io`] turns them on.
 
 mod allocator;
 pub mod api;

@@ -296,3 +296,175 @@ fn printed_values_read_as_lua_writes_them() {
         console.status.lines
     );
 }
+
+/// One instruction or one library call can copy, walk or compare a whole string or table,
+/// which the instruction count does not see: what Lua allocates is counted (`..`, a string
+/// made again and again), and the library functions that loop in C are charged for the work
+/// they are asked to do, so each of these loops stops at a frame's limit.
+#[test]
+fn allocation_counts_as_work() {
+    for script in [
+        "local s, i = string.rep('x', 2^20), 0
+         while true do i = i + 1 local t = s .. i end",
+        "while true do local t = {} for i = 1, 1e3 do t[i] = {} end end",
+    ] {
+        stops_with(script, 3, STOPPED);
+    }
+}
+
+#[test]
+fn string_functions_are_charged() {
+    for script in [
+        "while true do pcall(string.rep, 'x', 1e5) end",
+        "while true do local t = string.rep('x', 2^20) end",
+        "local s = string.rep('x', 2^20) while true do local t = s:upper() end",
+        "local s = string.rep('x', 2^20) while true do local t = s:sub(2) end",
+        "local s = string.rep('7', 2^20) while true do local n = tonumber(s) end",
+        "local s = string.rep('x', 2^20) while true do local t = string.format('%q', s) end",
+    ] {
+        stops_with(script, 3, STOPPED);
+    }
+}
+
+#[test]
+fn table_functions_are_charged() {
+    for script in [
+        "local t = {} for i = 1, 1e5 do t[i] = i end
+         while true do table.sort(t) end",
+        "local t = {} for i = 1, 1e5 do t[i] = i end
+         while true do table.insert(t, 1, 0) table.remove(t, 1) end",
+        "local t = {} for i = 1, 1e5 do t[i] = '' end
+         while true do local s = table.concat(t) end",
+        "local t = {} for i = 1, 7000 do t[i] = i end
+         while true do unpack(t) end",
+        "local t = {} for i = 1, 1e5 do t[i] = i end
+         while true do table.foreach(t, rawequal) end",
+    ] {
+        stops_with(script, 3, STOPPED);
+    }
+}
+
+/// A call that asks for more than a frame's work stops before it starts.
+#[test]
+fn a_call_asking_for_more_than_a_frame_stops_at_once() {
+    for script in [
+        "string.rep('', 2^31)",
+        "local t = {1, 2, 3} table.remove(t, -2^30)",
+        "local t = {1, 2, 3} table.insert(t, -2^30, 0)",
+    ] {
+        stops_with(script, 1, STOPPED);
+    }
+}
+
+/// What bots do with tables and strings is charged as little as it costs.
+#[test]
+fn common_table_and_string_work_is_not_overcharged() {
+    let mut console = Console::new(
+        "local t = {}
+         for i = 1, 5e4 do table.insert(t, i) end
+         local s = table.concat(t, ',')
+         local commas = 0
+         for i = 1, #s do if s:sub(i, i) == ',' and s:byte(i) == 44 then commas = commas + 1 end end
+         assert(commas == 5e4 - 1)
+         table.sort(t, function(a, b) return a > b end)
+         assert(t[1] == 5e4 and table.remove(t) == 1 and #t == 5e4 - 1)
+         assert(string.rep('ab', 3, nil) == 'ababab' and select('#', table.remove({})) == 0)
+         assert(tonumber('0x10') == 16 and tonumber('z', 36) == 35 and unpack({1, 2}) == 1)
+         memory.writebyte(0, 1)",
+    );
+    console.frames(1);
+    assert_eq!(console.plugin.stopped(), None);
+    assert_eq!(console.ram[0], 1);
+}
+
+/// The charged functions raise the library's own errors, at the script's line.
+#[test]
+fn charged_functions_raise_the_librarys_errors() {
+    for (script, expected) in [
+        (
+            "table.sort(nil)",
+            "bot.lua:1: bad argument #1 to 'sort' (table expected, got nil)",
+        ),
+        (
+            "table.insert({}, 1, 2, 3)",
+            "bot.lua:1: wrong number of arguments to 'insert'",
+        ),
+        (
+            "local t = {}\ntable.remove()",
+            "bot.lua:2: bad argument #1 to 'remove' (table expected, got no value)",
+        ),
+        (
+            "table.sort({3, 1, 2}, 5)",
+            "bot.lua:1: bad argument #2 to 'sort' (function expected, got number)",
+        ),
+        (
+            "local s = 'x'\ns:rep()",
+            "bot.lua:2: bad argument #1 to 'rep' (number expected, got no value)",
+        ),
+        (
+            "tonumber('1', 99)",
+            "bot.lua:1: bad argument #2 to 'tonumber' (base out of range)",
+        ),
+        (
+            "table.foreach({1}, 5)",
+            "bot.lua:1: bad argument #2 to 'foreach' (function expected, got number)",
+        ),
+        (
+            "table.concat({{}})",
+            "bot.lua:1: invalid value (table) at index 1 in table for 'concat'",
+        ),
+    ] {
+        stops_with(script, 1, expected);
+    }
+}
+
+/// A script that holds all the memory it may and then yields: mlua's own small allocations
+/// outside a protected call still succeed (one that failed there would end the process).
+#[test]
+fn a_script_holding_all_it_may_leaves_the_emulator_running() {
+    let mut console = Console::new(
+        "local keep, size = {}, 2^20
+         local piece = string.rep('x', size)
+         while size >= 16 do
+           pcall(function()
+             while true do keep[#keep + 1] = piece:sub(1, size) .. #keep end
+           end)
+           size = size / 2
+         end
+         emu.frameadvance()
+         memory.writebyte(0, 1)
+         emu.frameadvance()",
+    );
+    console.frames(3);
+    // Stopped for memory at some point, or finished: either way the game goes on.
+    if let Some(why) = console.plugin.stopped() {
+        assert!(why.contains("not enough memory"), "{why}");
+    }
+    // Small allocations past the limit stop the script at its next check.
+    stops_with(
+        "local list while true do list = {list} end",
+        1,
+        "not enough memory: a script may hold 256 MiB",
+    );
+}
+
+/// With `os` and `io`, `require` loads Lua source and nothing else: no C modules.
+#[test]
+fn no_c_modules_with_os_and_io() {
+    let dir = scratch("cmodules");
+    std::fs::write(dir.join("native.so"), b"\x7fELF").expect("a file");
+    let script = format!(
+        "assert(package.loadlib == nil)
+         package.cpath = '{}/?.so'
+         package.path = ''
+         local ok, why = pcall(require, 'native')
+         assert(not ok and not package.loaded.native, why)
+         memory.writebyte(0, 1)",
+        dir.display()
+    );
+    let mut console = Console::with(&script, open());
+    console.frames(1);
+    assert_eq!(console.plugin.stopped(), None);
+    assert_eq!(console.ram[0], 1);
+    std::fs::remove_dir_all(&dir).ok();
+}
