@@ -153,13 +153,37 @@ spawn:
     lda #0
     sta spawn_tick
     inc fall_timer
-:   jmp draw_column
+:   lda spawn_late          ; a test's race_spawn 4-6: only the top jewels drawn now
+    bne draw_column_top
+    jmp draw_column
+
+; The top spawn_late - 1 jewels of the new column (none, one or two); the column is drawn
+; whole on the next frame, when its falling frames begin.
+draw_column_top:
+    jsr column_index
+    lda spawn_late
+    cmp #2
+    bcc @done
+    lda cur_col
+    sta playfield - 2 * ROW_BYTES, y
+    lda spawn_late
+    cmp #3
+    bcc @done
+    lda cur_col + 1
+    sta playfield - ROW_BYTES, y
+@done:
+    rts
 
 ; ---- the falling column. One new press counts: rotate, then Right, then Left, each
 ; discarding the others; Down arms the soft drop. Held Left/Right repeat when their
 ; counter (run by the NMI) reaches 8.
 st_fall:
-    lda paused
+    lda spawn_late          ; a column the lock's frame did not finish drawing: drawn now
+    beq :+
+    lda #0
+    sta spawn_late
+    jsr draw_column
+:   lda paused
     beq @running
     lda #TXT_PAUSE
     jmp show_text
@@ -379,13 +403,20 @@ lock:
 :   lda #ST_POST
     sta state
     ; A test's race_spawn: the real game's next column came on the lock frame (1) or the next
-    ; (2), or the next with its fall timer already a tick on (3), this time.
+    ; (2), or the next with its fall timer already a tick on (3), or on the lock frame with its
+    ; drawing left for the next frame but for 0-2 jewels (4-6), this time.
     lda race_spawn
     beq @rule
     ldx #0
     stx race_spawn
     cmp #1
     bne :+
+    jmp st_post
+:   cmp #4
+    bcc :+
+    sec
+    sbc #3
+    sta spawn_late
     jmp st_post
 :   cmp #3
     bne :+
@@ -489,7 +520,10 @@ st_post:
     jsr spawn
     lda #ST_FALL
     sta state
-    jmp st_fall
+    lda spawn_late          ; its drawing left for the next frame: so is its first frame
+    beq :+
+    rts
+:   jmp st_fall
 
 ; A wild column's landing has been resolved: the next NMI raises the internal level.
 wild_landed:

@@ -76,7 +76,9 @@ pub const RACE_LATE: u16 = 0x07E2;
 ///   before, a controllable column with the soft drop armed, 2 frames a row, the timer at 1,
 ///   Down held), and the column still dropped or locked.
 /// - The next column after a quiet lock: on the lock frame (1) or the next (2), or the next with
-///   its fall timer already a tick on (3: the spawn raced the NMI's tick).
+///   its fall timer already a tick on (3: the spawn raced the NMI's tick), or on the lock frame
+///   with none, one or two of its jewels drawn by the frame's end (4-6: the rest of its drawing
+///   raced the NMI).
 /// - A first match step that starts a frame late: its collapse 86 frames after the lock, not 85.
 pub fn races(real: &Trace) -> Vec<(u64, u16, u8)> {
     use magic_jewelry::game_view::{GameView, Phase};
@@ -86,8 +88,18 @@ pub fn races(real: &Trace) -> Vec<(u64, u16, u8)> {
     let mut before: Option<(Ram, Buttons)> = None;
     // The fall timer at the end of each frame.
     let mut timers = Vec::new();
+    // The jewels of a new column drawn by the end of its lock's frame, where it spawned there.
+    let mut drawn_in_lock_frame = HashMap::new();
     while let Some((frame, ram)) = replay.next() {
         timers.push(ram[usize::from(map::FALL_TIMER)]);
+        if frame.has("lock") && frame.has("spawn") {
+            let drawn = SPAWN_CELLS
+                .iter()
+                .zip(&ram[usize::from(map::CURRENT_COLUMN)..][..3])
+                .take_while(|&(&cell, &jewel)| ram[usize::from(cell)] == jewel && jewel != 0)
+                .count();
+            drawn_in_lock_frame.insert(frame.number, drawn as u8);
+        }
         if let Some((prev, held)) = &before {
             let racing = GameView::decode(prev).is_ok_and(|v| v.phase == Phase::Falling)
                 && prev[0x65] != 0
@@ -111,7 +123,8 @@ pub fn races(real: &Trace) -> Vec<(u64, u16, u8)> {
     {
         let spawned_at = |k: u64| at(k).is_some_and(|f| f.has("spawn"));
         if spawned_at(lock) {
-            races.push((lock, RACE_SPAWN, 1));
+            let drawn = drawn_in_lock_frame.get(&lock).copied().unwrap_or(3);
+            races.push((lock, RACE_SPAWN, if drawn == 3 { 1 } else { 4 + drawn }));
         } else if spawned_at(lock + 1) {
             let ticked = timers.get(lock as usize) == Some(&1);
             races.push((lock, RACE_SPAWN, if ticked { 3 } else { 2 }));
@@ -522,6 +535,34 @@ fn pair_events(
         }
     }
     pairs
+}
+
+/// The spawns that both games made in the lock's own frame, frame for frame (`real` and `twin`
+/// recorded from the same inputs), and those whose new column's cells (x = 3, rows -2..0)
+/// differ on that frame or the next: the real game draws the column only on the next frame.
+pub fn lock_frame_spawn_cells(real: &Trace, twin: &Trace) -> (usize, Vec<u64>) {
+    let in_lock_frame = |f: &TraceFrame| f.has("lock") && f.has("spawn");
+    let (mut real_replay, mut twin_replay) = (real.replay(), twin.replay());
+    let mut checked = 0;
+    let mut differing = Vec::new();
+    // The frame's spawn cells on both sides, and whether it was such a spawn on both.
+    let mut last: Option<([u8; 3], [u8; 3], bool)> = None;
+    while let (Some((rf, r)), Some((tf, t))) = (real_replay.next(), twin_replay.next()) {
+        let cells = |ram: &Ram| SPAWN_CELLS.map(|a| ram[usize::from(a)]);
+        let (real_cells, twin_cells) = (cells(r), cells(t));
+        if let Some((real_before, twin_before, true)) = last {
+            checked += 1;
+            if (real_before, real_cells) != (twin_before, twin_cells) {
+                differing.push(rf.number - 1);
+            }
+        }
+        last = Some((
+            real_cells,
+            twin_cells,
+            in_lock_frame(rf) && in_lock_frame(tf),
+        ));
+    }
+    (checked, differing)
 }
 
 /// Compares the cartridge's recording `twin` with the real game's `real`.
