@@ -159,7 +159,12 @@ impl Placements {
             // Mid soft drop: keep Down held, the search already counted on its speed.
             return buttons_for(&schedule, None, self.start.held, true);
         }
-        let end = schedule.last().map_or(0, |&(f, _)| f + 1);
+        // Down held already (through a spawn in the lock's own frame) is pressed anew after a
+        // released frame: with no move to make, on the second frame.
+        let end = schedule
+            .last()
+            .map_or(0, |&(f, _)| f + 1)
+            .max(usize::from(held_down));
         let mut best: Option<(usize, Timeline)> = None;
         for arm in 0..=end {
             // Down must be newly pressed: not on the first frame if it is held already.
@@ -547,6 +552,36 @@ mod tests {
             Some(1)
         );
         assert_eq!(racing.lock_without_race(start, &rest, FRAME_LIMIT), None);
+    }
+
+    /// The score game's frame 8,905 on the open cartridge: a column spawned in the lock's own
+    /// frame with Down still held from the column before, to be placed where it spawned. The
+    /// timeline once found no frame to press Down anew on (it tried only the first, where Down
+    /// was held) and let the column fall at the level's speed; it releases Down, presses it on
+    /// the second frame and soft-drops, as on the real game (frame 8,907).
+    #[test]
+    fn down_held_through_the_spawn_is_pressed_anew_with_no_move_to_make() {
+        let board = Board::empty();
+        let start = FallState {
+            held: Buttons::DOWN,
+            ..FallState::spawn(29)
+        };
+        let found = reachable(&board, start, InputModel::FAST);
+        let index = found.find(3, 0).expect("where it spawned");
+        let timeline = found.timeline(index);
+        assert_eq!(timeline.buttons_at(0), Buttons::NONE, "{timeline:?}");
+        assert!(
+            timeline.buttons_at(1).contains(Buttons::DOWN),
+            "{timeline:?}"
+        );
+        let rest = [board.rest_row(0); WIDTH];
+        let (end, frame) = timeline
+            .lock_without_race(start, &rest, FRAME_LIMIT)
+            .expect("locks");
+        assert_eq!((end.x, end.arrangement, end.y), (3, 0, 12));
+        // 12 rows at 2 frames each from the second frame on, and the lock 2 frames after
+        // landing, where the level's speed takes 12 x 29.
+        assert_eq!(frame, 25, "{timeline:?}");
     }
 
     #[test]
