@@ -20,11 +20,14 @@ mod outcome;
 mod play;
 mod reference;
 mod results_file;
+mod settings;
 mod state;
 #[cfg(test)]
 mod tests;
 
-pub use args::{Args, SplittingArgs, DEFAULT_MAX_COLUMNS};
+pub use args::{
+    Args, SplittingArgs, DEFAULT_CHECKPOINT_EVERY, DEFAULT_MAX_COLUMNS, MOST_MAX_COLUMNS,
+};
 pub use expected_repeat::{expected_repeat, ExpectedRepeat, NearMisses};
 pub use known::{Fate, Known, Lesson, KEEP_ONE_IN};
 pub use outcome::{describe, Outcome, StartResult};
@@ -42,7 +45,7 @@ use checkpoint::Checkpoints;
 use magic_jewelry::engine::search::parameters::LOCKSTEP_WORK;
 use magic_jewelry::engine::{Budget, Game, GameGenerator, Objective, RuleSet};
 use rayon::prelude::*;
-use results_file::ResultsFile;
+use results_file::{Kind, ResultsFile};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::io::Write;
@@ -89,15 +92,30 @@ fn starts(args: &Args) -> Vec<u16> {
         .unwrap_or(GameGenerator::POWER_ON_STATE)]
 }
 
-/// Plays every start `args` asks for, on the worker threads.
+/// Plays every start `args` asks for, on the worker threads. A file that could not be
+/// written as the run went makes it an error, the report lost: [`run`] prints the report
+/// before it says the error.
 pub fn horizon(args: &Args, stop: &Stop) -> anyhow::Result<Report> {
-    let a = &args.splitting;
-    if a.random_share > 0.0 || a.direct_games.is_some() || a.runs > 1 {
+    let (report, write_error) = horizon_report(args, stop)?;
+    match write_error {
+        Some(e) => Err(e),
+        None => Ok(report),
+    }
+}
+
+/// [`horizon`]: the report, and the first error met writing the run's files, if any.
+fn horizon_report(args: &Args, stop: &Stop) -> anyhow::Result<(Report, Option<anyhow::Error>)> {
+    let reference = args.splitting.given();
+    if !reference.is_empty() {
         anyhow::bail!(
-            "--random-share, --direct-games and --runs belong to the reference rules' estimate \
-             (--rules reference)"
+            "{} belong{} to the reference rules' estimate (--rules reference): the real rules' \
+             proof would ignore {}",
+            reference.join(", "),
+            if reference.len() == 1 { "s" } else { "" },
+            if reference.len() == 1 { "it" } else { "them" }
         );
     }
+    let max_columns = args.max_columns();
     let ai = parse_ai(&args.ai, None, RuleSet::Real)?;
     let work = args.search.work.unwrap_or(LOCKSTEP_WORK);
     let foresight = args.search.config();
@@ -116,18 +134,26 @@ pub fn horizon(args: &Args, stop: &Stop) -> anyhow::Result<Report> {
         "work": work,
         "foresight": format!("{foresight:?}"),
         "player": player_fingerprint(&mut choices_of(player().as_mut())),
-        "max_columns": args.max_columns,
+        "max_columns": max_columns,
     });
     let mut file = args
         .results
         .as_deref()
         .map(|path| ResultsFile::open(path, &settings))
         .transpose()?;
-    let held = file
+    for refused in file.iter().flat_map(|f| &f.refused) {
+        eprintln!("{refused}");
+    }
+    // The starts asked for that the file holds are counted, not played; the file's others
+    // are none of this run's.
+    let asked = starts(args);
+    let mut held = file
         .as_mut()
         .map(|f| std::mem::take(&mut f.held))
         .unwrap_or_default();
-    let starts: Vec<u16> = starts(args)
+    let asked_set: std::collections::HashSet<u16> = asked.iter().copied().collect();
+    held.retain(|start, _| asked_set.contains(start));
+    let starts: Vec<u16> = asked
         .into_iter()
         .filter(|start| !held.contains_key(start))
         .collect();
@@ -139,8 +165,8 @@ pub fn horizon(args: &Args, stop: &Stop) -> anyhow::Result<Report> {
             if let Some(map) = kept.as_object_mut() {
                 map.remove("max_columns");
             }
-            let every = std::time::Duration::from_secs(args.checkpoint_every);
-            Some(Checkpoints::open(dir, kept, every)?)
+            let every = std::time::Duration::from_secs(args.checkpoint_every());
+            Some(Checkpoints::open(dir, kept, every)?.with_blind(Blind::of(args.objective)))
         }
         None => None,
     };
@@ -161,7 +187,7 @@ pub fn horizon(args: &Args, stop: &Stop) -> anyhow::Result<Report> {
     };
     let bar = progress::bar_if(
         !args.workers.quiet,
-        starts.len() as u64 * args.max_columns,
+        starts.len() as u64 * max_columns,
         "horizon",
     );
     let began = Instant::now();
@@ -181,7 +207,7 @@ pub fn horizon(args: &Args, stop: &Stop) -> anyhow::Result<Report> {
                     .and_then(|r| r.lock().ok().and_then(|mut r| r.take()));
                 let mut counted = resumed
                     .as_ref()
-                    .map_or(0, |(p, _)| p.columns().min(args.max_columns));
+                    .map_or(0, |(p, _)| p.columns().min(max_columns));
                 bar.inc(counted);
                 let mut last_save = Instant::now();
                 let mut announced = false;
@@ -213,11 +239,11 @@ pub fn horizon(args: &Args, stop: &Stop) -> anyhow::Result<Report> {
                 let (outcome, lessons) = play_start_from(
                     &mut choices_of(strategy.as_mut()),
                     state,
-                    args.max_columns,
+                    max_columns,
                     &known,
                     |columns| {
                         // A check of a period may play past the bar's end.
-                        let columns = columns.min(args.max_columns);
+                        let columns = columns.min(max_columns);
                         bar.inc(columns.saturating_sub(counted));
                         counted = counted.max(columns);
                     },
@@ -225,7 +251,7 @@ pub fn horizon(args: &Args, stop: &Stop) -> anyhow::Result<Report> {
                     &mut save,
                     stop,
                 );
-                bar.inc(args.max_columns.saturating_sub(counted));
+                bar.inc(max_columns.saturating_sub(counted));
                 let decided =
                     !matches!(outcome, Outcome::Undecided { .. } | Outcome::Stopped { .. });
                 if let Some(checkpoints) = &checkpoints {
@@ -254,39 +280,32 @@ pub fn horizon(args: &Args, stop: &Stop) -> anyhow::Result<Report> {
             .collect()
     })?;
     bar.finish_and_clear();
-    if let Some(e) = write_error.into_inner().ok().flatten() {
-        return Err(e);
-    }
-    let held_count = |tags: &[&str]| {
-        held.values()
-            .filter(|r| r["outcome"].as_str().is_some_and(|t| tags.contains(&t)))
-            .count()
-    };
+    let write_error = write_error.into_inner().ok().flatten();
+    let held_count = |kind: Kind| held.values().filter(|h| h.kind == kind).count();
     let count = |f: fn(&Outcome) -> bool| results.iter().filter(|r| f(&r.outcome)).count();
-    let mut cycles: std::collections::HashSet<String> = held
-        .values()
-        .filter_map(|r| r["cycle"].as_str().map(str::to_owned))
-        .collect();
+    let mut cycles: std::collections::HashSet<u64> =
+        held.values().filter_map(|h| h.cycle).collect();
     for result in &results {
         if let Outcome::Perpetual { cycle, .. } | Outcome::Joined { cycle, .. } = result.outcome {
-            cycles.insert(format!("{cycle:016x}"));
+            cycles.insert(cycle);
         }
     }
-    Ok(Report {
+    let report = Report {
         resumed: held.len(),
         ai: format!("{} ({:?} with {})", ai.label, ai.strategy, ai.source),
         objective: args.objective,
         work,
         foresight: foresight.is_some(),
         proven: count(|o| matches!(o, Outcome::Perpetual { .. } | Outcome::Joined { .. }))
-            + held_count(&["perpetual", "joined"]),
+            + held_count(Kind::Proven),
         cycles: cycles.len(),
-        lost: count(|o| matches!(o, Outcome::GameOver { .. })) + held_count(&["game_over"]),
-        undecided: count(|o| matches!(o, Outcome::Undecided { .. })) + held_count(&["undecided"]),
+        lost: count(|o| matches!(o, Outcome::GameOver { .. })) + held_count(Kind::Lost),
+        undecided: count(|o| matches!(o, Outcome::Undecided { .. })) + held_count(Kind::Undecided),
         stopped: count(Outcome::is_stopped),
         results,
         seconds: began.elapsed().as_secs_f64(),
-    })
+    };
+    Ok((report, write_error))
 }
 
 /// `jewelbot horizon`: `stop` says when a stop was asked for (a signal), and each start then
@@ -295,9 +314,18 @@ pub fn run(args: &Args, out: &mut dyn Write, stop: &Stop) -> anyhow::Result<()> 
     if args.rules == RuleSet::Reference {
         return reference::run(args, out);
     }
-    let report = horizon(args, stop)?;
+    let (report, write_error) = horizon_report(args, stop)?;
+    // What the run found is said even when a file could not be written: its work is not lost.
+    print_report(args, &report, out)?;
+    match write_error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+fn print_report(args: &Args, report: &Report, out: &mut dyn Write) -> anyhow::Result<()> {
     if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        writeln!(out, "{}", serde_json::to_string_pretty(report)?)?;
         return Ok(());
     }
     writeln!(

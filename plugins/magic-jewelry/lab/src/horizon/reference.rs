@@ -46,9 +46,19 @@ pub fn reference_report(args: &Args) -> anyhow::Result<ReferenceReport> {
              estimate is one run (--json prints it)"
         );
     }
+    let real = args.real_options_given();
+    if !real.is_empty() {
+        anyhow::bail!(
+            "{} belong{} to the real rules' proof (--rules real): the reference rules' \
+             estimate would ignore {}",
+            real.join(", "),
+            if real.len() == 1 { "s" } else { "" },
+            if real.len() == 1 { "it" } else { "them" }
+        );
+    }
     let ai = parse_ai(&args.ai, None, RuleSet::Reference)?;
     let work = args.search.work.unwrap_or(LOCKSTEP_WORK);
-    let random_share = args.splitting.random_share;
+    let random_share = args.splitting.random_share();
     let objective = args.objective;
     let make = || -> Box<dyn Player> {
         let mut strategy =
@@ -60,19 +70,10 @@ pub fn reference_report(args: &Args) -> anyhow::Result<ReferenceReport> {
         })
     };
     let a = &args.splitting;
-    let config = splitting::Config {
-        direct_columns: a.direct_columns,
-        trials: a.trials,
-        reach: a.reach,
-        most_trials: a.most_trials,
-        replications: a.replications,
-        level_step: a.level_step,
-        seed: args.seed,
-        ..splitting::Config::default()
-    };
+    let config = a.config(args.seed);
     let began = Instant::now();
     let (estimates, direct) = with_threads(args.workers.threads, || {
-        let estimates: Vec<splitting::Estimate> = (0..u64::from(a.runs))
+        let estimates: Vec<splitting::Estimate> = (0..u64::from(a.runs()))
             .map(|run| {
                 let config = splitting::Config {
                     seed: config.seed.wrapping_add(run),
@@ -83,7 +84,7 @@ pub fn reference_report(args: &Args) -> anyhow::Result<ReferenceReport> {
             .collect();
         let direct = a
             .direct_games
-            .map(|games| splitting::direct_life(&make, games, a.game_limit, args.seed));
+            .map(|games| splitting::direct_life(&make, games, a.game_limit(), args.seed));
         (estimates, direct)
     })?;
     let covered = direct.map(|d| {

@@ -1,7 +1,13 @@
 //! The state at a spawn that decides the game's future, and what of it a player cannot tell.
 
-use magic_jewelry::engine::{Board, Column, Game, Objective};
+use magic_jewelry::engine::rules::board::{ROWS, WIDTH};
+use magic_jewelry::engine::rules::scoring::MAX_COMBO;
+use magic_jewelry::engine::rules::WILD_EVERY;
+use magic_jewelry::engine::{Board, Column, Game, GameGenerator, Objective};
 use serde::{Deserialize, Serialize};
+
+/// The most jewels a board holds: every cell of its 15 rows, hidden ones included.
+pub(super) const MOST_JEWELS: u32 = (WIDTH * ROWS) as u32;
 
 /// Everything the game's future depends on, at a spawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -32,6 +38,63 @@ impl SpawnState {
             level: counters.level,
             combo: counters.combo,
         }
+    }
+
+    /// What is wrong with the state, read from a file, if anything: a board that is not a
+    /// settled board (its heights against its cells), counters out of the game's range, or
+    /// columns that the generator's place cannot have dealt (the next column is made by the
+    /// generator's last three steps, the current one by the three before, or is the wild
+    /// column). Every state of a game passes; a state that fails would make another game, or
+    /// no game at all (a board whose heights disagree with its cells breaks the evaluation).
+    pub fn check(&self) -> Result<(), String> {
+        let heights = self.board.heights();
+        if let Some(h) = heights.iter().find(|&&h| usize::from(h) > ROWS) {
+            return Err(format!(
+                "its board's heights {heights:?} hold {h}, where a column holds at most {ROWS}"
+            ));
+        }
+        if !self.board.is_well_formed() {
+            return Err(format!(
+                "its board's heights {heights:?} disagree with its cells (a column of each \
+                 height, of colours 1 to 6, and nothing above it)"
+            ));
+        }
+        if self.cycle_position >= GameGenerator::CYCLE {
+            return Err(format!(
+                "cycle_position {} is no place of the generator's cycle (0 to {})",
+                self.cycle_position,
+                GameGenerator::CYCLE - 1
+            ));
+        }
+        if self.since_wild >= WILD_EVERY {
+            return Err(format!(
+                "since_wild {} is past the {WILD_EVERY} cells that bring the wild column",
+                self.since_wild
+            ));
+        }
+        if self.combo > MAX_COMBO {
+            return Err(format!(
+                "combo {} is past the combo counter's {MAX_COMBO}",
+                self.combo
+            ));
+        }
+        let place = GameGenerator::new(self.cycle_position);
+        let next = place.last_column();
+        if self.next != next {
+            return Err(format!(
+                "its next column {:?} is not {:?}, the one the generator's place {} deals",
+                self.next.0, next.0, self.cycle_position
+            ));
+        }
+        let current = place.previous().previous().previous().last_column();
+        if self.current != current && self.current != Column::WILD {
+            return Err(format!(
+                "its current column {:?} is neither {:?}, the one dealt before the next at \
+                 the generator's place {}, nor the wild column",
+                self.current.0, current.0, self.cycle_position
+            ));
+        }
+        Ok(())
     }
 
     /// The state as far as the game's future goes, for a player blind to what `blind` says

@@ -81,10 +81,10 @@ fn every_start_is_a_place_of_the_cycle_and_random_starts_are_distinct() {
         starts,
         seed: 3,
         every_start: every,
-        max_columns: 10,
+        max_columns: Some(10),
         results: None,
         checkpoint: None,
-        checkpoint_every: 300,
+        checkpoint_every: None,
         workers: Workers::default(),
         json: false,
     };
@@ -185,7 +185,10 @@ fn a_stop_ends_the_check_of_a_period() {
 fn a_check_stopped_midway_resumes_where_it_stopped() {
     let dir = std::env::temp_dir().join(format!("horizon-check-{}", std::process::id()));
     let settings = serde_json::json!({ "ai": "middle" });
-    let checkpoints = Checkpoints::open(&dir, settings, std::time::Duration::ZERO).expect("folder");
+    // (Its repeat is made up, the game set back to a state it held: no placement leads there.)
+    let checkpoints = Checkpoints::open(&dir, settings, std::time::Duration::ZERO)
+        .expect("folder")
+        .unchecked_moves();
     let known = Known::default();
     let head = || {
         let mut progress = Progress::known_from(1_000, 40);
@@ -351,7 +354,7 @@ fn a_results_file_resumes_and_refuses_what_is_not_its_own() {
     std::fs::write(&path, &text).expect("writable");
     let again = ResultsFile::open(&path, &settings).expect("the same settings");
     assert_eq!(again.held.keys().copied().collect::<Vec<_>>(), [7]);
-    assert_eq!(again.held[&7]["outcome"], "game_over");
+    assert_eq!(again.held[&7].kind, results_file::Kind::Lost);
     drop(again);
     let before = std::fs::read(&path).expect("readable");
     let other = serde_json::json!({ "ai": "smart" });
@@ -768,4 +771,585 @@ fn a_start_neither_lost_nor_repeated_is_undecided() {
         matches!(outcome, Outcome::Undecided { columns: 2_000, most_jewels, .. } if most_jewels < 40),
         "{outcome:?}"
     );
+}
+
+// ---- Robustness: what a run takes from its files, and what it refuses. ----
+
+/// `horizon`'s options from a command line (`line` after the command's name).
+fn args_of(line: &str) -> Args {
+    #[derive(clap::Parser)]
+    struct Line {
+        #[command(flatten)]
+        args: Args,
+    }
+    let words = std::iter::once("horizon").chain(line.split_whitespace());
+    <Line as clap::Parser>::try_parse_from(words)
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+        .args
+}
+
+/// `horizon` on `line`, quiet and on one thread: the report, and the columns played (a
+/// start asks once a column whether to stop).
+fn horizon_on(line: &str) -> (anyhow::Result<Report>, u64) {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let args = args_of(&format!("{line} --quiet --threads 1"));
+    let columns = std::sync::Arc::new(AtomicU64::new(0));
+    let counted = columns.clone();
+    let stop = move || {
+        counted.fetch_add(1, Ordering::Relaxed);
+        false
+    };
+    let report = horizon(&args, &stop);
+    (report, columns.load(Ordering::Relaxed))
+}
+
+/// The files d75c35b wrote (`tests/fixtures/horizon-d75c35b`), `what` of them copied into a
+/// new folder: the copy's path, and the folder that keeps it.
+fn fixture(what: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    fn copy(from: &std::path::Path, to: &std::path::Path) {
+        std::fs::create_dir_all(to).expect("a folder");
+        for entry in std::fs::read_dir(from).expect("the fixture") {
+            let entry = entry.expect("an entry");
+            let path = entry.path();
+            if path.is_dir() {
+                copy(&path, &to.join(entry.file_name()));
+            } else {
+                std::fs::copy(&path, to.join(entry.file_name())).expect("copied");
+            }
+        }
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/horizon-d75c35b")
+        .join(what);
+    let to = dir.path().join(what);
+    copy(&from, &to);
+    (dir, to)
+}
+
+/// The player with every weight 0 (it loses every start within 100 columns), named as the
+/// fixtures name it: from the lab's folder, where the tests run.
+const ZERO_WEIGHTS: &str = "simple@tests/fixtures/horizon-d75c35b/zero-weights.json";
+
+/// A results file of four starts, used by a run of one of them: the run reports that start,
+/// not the file's others, which stay in the file as they were.
+#[test]
+fn a_run_reports_only_the_starts_it_was_asked_for() {
+    let (_dir, folder) = fixture("proven");
+    let path = folder.join("results.jsonl");
+    let before = std::fs::read(&path).expect("the file");
+    // 0x01CF joined the game of 0x04E8, proven in its own cycle.
+    let (report, played) = horizon_on(&format!(
+        "--ai simple --generator-state 0x01CF --results {}",
+        path.display()
+    ));
+    let report = report.expect("resumed");
+    assert_eq!(played, 0, "a start the file holds is not played");
+    assert!(report.results.is_empty());
+    assert_eq!(
+        (report.resumed, report.proven, report.cycles),
+        (1, 1, 1),
+        "{report:?}"
+    );
+    assert_eq!((report.lost, report.undecided), (0, 0));
+    assert_eq!(std::fs::read(&path).expect("the file"), before);
+    // The run of the four reports the four.
+    let (report, played) = horizon_on(&format!(
+        "--ai simple --starts 4 --seed 1 --results {}",
+        path.display()
+    ));
+    let report = report.expect("resumed");
+    assert_eq!(played, 0);
+    assert_eq!(
+        (report.resumed, report.proven, report.cycles),
+        (4, 4, 3),
+        "{report:?}"
+    );
+}
+
+/// A results file of d75c35b (no format version) resumes: its starts are counted, not
+/// played, and its lessons decide a start it does not hold.
+#[test]
+fn files_written_by_d75c35b_resume_results_and_lessons() {
+    let (_dir, folder) = fixture("lost");
+    let line = |starts: u32| {
+        format!(
+            "--ai {ZERO_WEIGHTS} --starts {starts} --seed 1 --max-columns 1000 --results {} \
+             --checkpoint {}",
+            folder.join("results.jsonl").display(),
+            folder.join("checkpoint").display()
+        )
+    };
+    let (report, played) = horizon_on(&line(8));
+    let report = report.expect("resumed");
+    assert_eq!(played, 0);
+    assert_eq!((report.resumed, report.lost), (8, 8), "{report:?}");
+    // A ninth start: played, the eight held.
+    let (report, _) = horizon_on(&line(9));
+    let report = report.expect("resumed");
+    assert_eq!((report.resumed, report.results.len()), (8, 1), "{report:?}");
+    assert_eq!(report.lost, 9, "{report:?}");
+}
+
+/// A checkpoint of d75c35b resumes: the game goes on from its 400 columns to the very
+/// outcome of a game played straight to 600.
+#[test]
+fn files_written_by_d75c35b_resume_a_checkpoint() {
+    let (_dir, folder) = fixture("undecided");
+    let line = "--ai simple --generator-state 0x0125 --max-columns 600";
+    let (resumed, played) = horizon_on(&format!(
+        "{line} --checkpoint {}",
+        folder.join("checkpoint").display()
+    ));
+    let resumed = resumed.expect("resumed");
+    assert_eq!(played, 200, "it goes on from column 400");
+    let (straight, _) = horizon_on(line);
+    let straight = straight.expect("played");
+    assert_eq!(resumed.results.len(), 1);
+    assert_eq!(resumed.results[0].outcome, straight.results[0].outcome);
+    // Its results file, of 400 columns: resumed by the same command.
+    let (report, played) = horizon_on(&format!(
+        "--ai simple --generator-state 0x0125 --max-columns 400 --results {}",
+        folder.join("results.jsonl").display()
+    ));
+    let report = report.expect("resumed");
+    assert_eq!((played, report.resumed, report.undecided), (0, 1, 1));
+}
+
+/// A result line that says "perpetual" and nothing else proves nothing, and an outcome word
+/// that is none of the four counts in no category: either start is played again.
+#[test]
+fn a_damaged_result_line_is_refused_and_its_start_played_again() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("results.jsonl");
+    let line = format!(
+        "--ai simple --generator-state 0x0125 --max-columns 300 --results {}",
+        path.display()
+    );
+    let (first, _) = horizon_on(&line);
+    assert_eq!(first.expect("played").undecided, 1);
+    let text = std::fs::read_to_string(&path).expect("the file");
+    let header = text.lines().next().expect("a header");
+    for damaged in [
+        r#"{"generator_state":293,"outcome":"perpetual"}"#,
+        r#"{"generator_state":293,"outcome":"perpetul","columns":300,"most_jewels":22,"seconds":0.1}"#,
+    ] {
+        std::fs::write(&path, format!("{header}\n{damaged}\n")).expect("written");
+        let (report, played) = horizon_on(&line);
+        let report = report.expect("played");
+        assert_eq!(played, 300, "{damaged}: played again");
+        assert_eq!(
+            (report.resumed, report.proven, report.undecided),
+            (0, 0, 1),
+            "{damaged}: {report:?}"
+        );
+    }
+}
+
+/// `text` with the `nth` number (from 0) after the first `key` changed by `edit`.
+fn edit_number(text: &str, key: &str, nth: usize, edit: impl Fn(u64) -> u64) -> String {
+    let at = text.find(key).expect("the key") + key.len();
+    let mut start = at;
+    for k in 0..=nth {
+        let rest = &text[start..];
+        let digits = rest.find(|c: char| c.is_ascii_digit()).expect("a number");
+        start += digits;
+        if k < nth {
+            start += text[start..]
+                .find(|c: char| !c.is_ascii_digit())
+                .expect("its end");
+        }
+    }
+    let end = start
+        + text[start..]
+            .find(|c: char| !c.is_ascii_digit())
+            .expect("its end");
+    let number: u64 = text[start..end].parse().expect("a number");
+    format!("{}{}{}", &text[..start], edit(number), &text[end..])
+}
+
+/// A checkpoint whose head was changed in one counter, or in one of its board's heights, is
+/// refused (naming the file and what is wrong) before anything plays: it would otherwise
+/// resume another game without a word, or panic.
+#[test]
+fn a_checkpoint_that_contradicts_itself_is_refused() {
+    type Edit = fn(u64) -> u64;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let checkpoint = dir.path().join("ck");
+    let line = |columns: u32| {
+        format!(
+            "--ai simple --generator-state 0x0125 --max-columns {columns} --checkpoint {}",
+            checkpoint.display()
+        )
+    };
+    let (first, _) = horizon_on(&line(300));
+    assert_eq!(first.expect("played").undecided, 1);
+    let head_path = checkpoint.join("start-0125.json");
+    let head = std::fs::read_to_string(&head_path).expect("the head");
+    // (Edited as text: a JSON value would take the board's 128-bit planes for floats.)
+    let edits: [(&str, &str, usize, Edit); 4] = [
+        ("since_wild", "\"since_wild\":", 0, |n| n ^ 1),
+        ("most_jewels", "\"most_jewels\":", 0, |n| n + 1),
+        ("heights", "\"heights\":[", 0, |n| n + 1),
+        ("heights", "\"heights\":[", 3, |_| 200),
+    ];
+    for (what, key, nth, edit) in edits {
+        let changed = edit_number(&head, key, nth, edit);
+        assert_ne!(changed, head);
+        std::fs::write(&head_path, &changed).expect("written");
+        let (report, played) = horizon_on(&line(400));
+        let error = format!("{:#}", report.map(|_| ()).expect_err(what));
+        assert_eq!(played, 0, "{what}");
+        assert!(error.contains("start-0125.json"), "{what}: {error}");
+        assert!(error.contains(what), "{what}: {error}");
+        assert_eq!(
+            std::fs::read_to_string(&head_path).expect("kept"),
+            changed,
+            "{what}: the file is kept as it is"
+        );
+    }
+    std::fs::write(&head_path, &head).expect("restored");
+    let (report, played) = horizon_on(&line(400));
+    assert_eq!(report.expect("resumed").undecided, 1);
+    assert_eq!(played, 100);
+}
+
+/// A results file or a checkpoint of other settings names the settings that differ, the
+/// file's value and this run's.
+#[test]
+fn a_mismatch_names_the_settings_that_differ() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let results = dir.path().join("results.jsonl");
+    let checkpoint = dir.path().join("ck");
+    let line = |columns: u32, work: u32| {
+        format!(
+            "--ai simple --generator-state 0x0125 --max-columns {columns} --work {work} \
+             --results {} --checkpoint {}",
+            results.display(),
+            checkpoint.display()
+        )
+    };
+    let (first, _) = horizon_on(&line(50, 3000));
+    first.expect("played");
+    let (other, played) = horizon_on(&line(60, 3000));
+    let error = format!("{:#}", other.map(|_| ()).expect_err("other settings"));
+    assert_eq!(played, 0);
+    assert!(
+        error.contains("max_columns: the file's 50, this run's 60"),
+        "{error}"
+    );
+    assert!(!error.contains("work:"), "only what differs: {error}");
+    // The checkpoint's settings (not the results file's) differ in the work budget.
+    std::fs::remove_file(&results).expect("removed");
+    let (other, _) = horizon_on(&line(60, 2000));
+    let error = format!("{:#}", other.map(|_| ()).expect_err("other settings"));
+    assert!(
+        error.contains("start-0125.json")
+            && error.contains("work: the file's 3000, this run's 2000"),
+        "{error}"
+    );
+}
+
+/// A `--checkpoint` folder that cannot be written is found before the first column, with a
+/// message that names it, and not after the whole run, which would lose the run's work.
+#[test]
+fn an_output_that_cannot_be_written_is_found_before_the_first_column() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let locked = dir.path().join("locked");
+    std::fs::create_dir(&locked).expect("a folder");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555))
+            .expect("read-only");
+    }
+    // Where permissions do not stop this process (root), a folder no one may write in.
+    let probe = locked.join("probe");
+    let folder = if std::fs::write(&probe, b"x").is_ok() {
+        let _ = std::fs::remove_file(&probe);
+        std::path::PathBuf::from("/proc/self")
+    } else {
+        locked.clone()
+    };
+    if !folder.is_dir() {
+        eprintln!("no folder this process cannot write in: skipped");
+        return;
+    }
+    let (report, played) = horizon_on(&format!(
+        "--ai simple --max-columns 2000 --checkpoint {}",
+        folder.display()
+    ));
+    let error = format!("{:#}", report.map(|_| ()).expect_err("unwritable"));
+    assert_eq!(played, 0, "refused before the first column: {error}");
+    assert!(error.contains(&folder.display().to_string()), "{error}");
+    let (report, played) = horizon_on(&format!(
+        "--ai simple --max-columns 2000 --results {}",
+        folder.join("results.jsonl").display()
+    ));
+    let error = format!("{:#}", report.map(|_| ()).expect_err("unwritable"));
+    assert_eq!(played, 0, "{error}");
+    assert!(error.contains("results.jsonl"), "{error}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755));
+    }
+}
+
+/// The options of the reference rules' estimate are refused under the real rules, and the
+/// real game's under the reference rules, rather than ignored without a word.
+#[test]
+fn options_of_the_other_rule_set_are_refused() {
+    let refused = |line: &str| {
+        let args = args_of(&format!("{line} --quiet --threads 1"));
+        let mut out = Vec::new();
+        let error = run(&args, &mut out, &|| false).expect_err(line);
+        format!("{error:#}")
+    };
+    for option in [
+        "--trials 500",
+        "--replications 3",
+        "--level-step 2",
+        "--reach 5",
+        "--most-trials 50",
+        "--direct-columns 1000",
+        "--game-limit 100",
+    ] {
+        let error = refused(&format!("--ai simple --max-columns 1 {option}"));
+        let name = option.split_whitespace().next().unwrap_or_default();
+        assert!(
+            error.contains(name) && error.contains("--rules reference"),
+            "{option}: {error}"
+        );
+    }
+    for option in ["--max-columns 10", "--checkpoint-every 10"] {
+        let error = refused(&format!(
+            "--rules reference --ai simple --trials 10 --replications 2 --direct-columns 100 \
+             {option}"
+        ));
+        let name = option.split_whitespace().next().unwrap_or_default();
+        assert!(error.contains(name), "{option}: {error}");
+    }
+}
+
+/// The lines of a results file as a run wrote them (d75c35b's, of four starts), each
+/// checked on its own and against the others: a line counts only with what proves it, and
+/// one refused is said with its number and why, not dropped without a word (unless it is the
+/// last, cut short).
+#[test]
+fn a_result_counts_as_a_proof_only_with_what_proves_it() {
+    let (_dir, folder) = fixture("proven");
+    let path = folder.join("results.jsonl");
+    let text = std::fs::read_to_string(&path).expect("the file");
+    let lines: Vec<&str> = text.lines().collect();
+    let header: serde_json::Value = serde_json::from_str(lines[0]).expect("a header");
+    let settings = &header["horizon"];
+    let open = |body: &[String]| {
+        let mut text = lines[0].to_owned() + "\n";
+        for line in body {
+            text += line;
+        }
+        std::fs::write(&path, text).expect("written");
+        ResultsFile::open(&path, settings).expect("opened")
+    };
+    let whole: Vec<String> = lines[1..].iter().map(|l| format!("{l}\n")).collect();
+    let file = open(&whole);
+    assert!(file.refused.is_empty(), "{:?}", file.refused);
+    assert_eq!(file.held.len(), 4);
+    assert!(file
+        .held
+        .values()
+        .all(|h| h.kind == results_file::Kind::Proven));
+    drop(file);
+    // Each line damaged in one field: refused, with why.
+    let perpetual = lines[1];
+    let joined = lines[4];
+    let damaged = [
+        (perpetual.replace(r#""period":573440,"#, ""), "period"),
+        (
+            perpetual.replace(r#""period":573440"#, r#""period":0"#),
+            "period of 0",
+        ),
+        (
+            perpetual.replace("00000bf37b8a843c", "bf37b8a843c"),
+            "cycle",
+        ),
+        (
+            perpetual.replace(
+                r#""most_jewels_in_cycle":44"#,
+                r#""most_jewels_in_cycle":45"#,
+            ),
+            "most_jewels_in_cycle",
+        ),
+        (
+            perpetual.replace(r#""cycle_position":1055"#, r#""cycle_position":1056"#),
+            "first_state",
+        ),
+        (
+            perpetual.replace(r#""outcome":"perpetual""#, r#""outcome":"perpetul""#),
+            "perpetul",
+        ),
+        (
+            perpetual.replace(r#""seconds":44.415681892"#, r#""seconds":-1"#),
+            "seconds",
+        ),
+        (
+            joined.replace(r#""start":1256"#, r#""start":1151"#),
+            "0x047F",
+        ),
+        (
+            joined.replace("00002631fa1c648b", "00002631fa1c648c"),
+            "cycle",
+        ),
+    ];
+    for (line, why) in damaged {
+        assert_ne!(line, perpetual);
+        let mut body = whole.clone();
+        let k = if line.contains("joined") { 3 } else { 0 };
+        body[k] = format!("{line}\n");
+        let file = open(&body);
+        assert_eq!(file.held.len(), 3, "{why}: {:?}", file.refused);
+        assert_eq!(file.refused.len(), 1, "{why}");
+        let said = &file.refused[0];
+        assert!(
+            said.contains(&format!("line {}: refused", k + 2)) && said.contains(why),
+            "{why}: {said}"
+        );
+        assert!(said.contains("played again"), "{said}");
+    }
+    // A joined line counts with a proof later in the file (the threads of a run write in the
+    // order they finish), and is refused when the proof is gone.
+    let mut body = whole.clone();
+    body.remove(2); // 0x04E8's proof
+    body.push(format!("{}\n", lines[3]));
+    let file = open(&body);
+    assert_eq!(file.held.len(), 4, "{:?}", file.refused);
+    assert_eq!(file.refused.len(), 0, "{:?}", file.refused);
+    let mut body = whole.clone();
+    body.remove(2);
+    let file = open(&body);
+    assert_eq!(file.held.len(), 2);
+    assert!(
+        file.refused[0].contains("does not prove"),
+        "{:?}",
+        file.refused
+    );
+    // The last line cut short is passed over without a word; a line cut short before the
+    // last is refused.
+    let mut body = whole.clone();
+    body[3] = lines[4][..40].to_owned();
+    let file = open(&body);
+    assert_eq!((file.held.len(), file.refused.len()), (3, 0));
+    drop(file);
+    let mut body = whole.clone();
+    body[1] = format!("{}\n", &lines[2][..40]);
+    let file = open(&body);
+    assert_eq!(file.held.len(), 3);
+    assert!(
+        file.refused[0].contains("line 3: refused (not JSON"),
+        "{:?}",
+        file.refused
+    );
+    // A file of a later format is refused by its version.
+    let later = lines[0].replace(r#"{"horizon":"#, r#"{"version":3,"horizon":"#);
+    std::fs::write(&path, format!("{later}\n")).expect("written");
+    let error = ResultsFile::open(&path, settings)
+        .map(|_| ())
+        .expect_err("later");
+    assert!(error.to_string().contains("version 3"), "{error}");
+}
+
+/// Every state of a game passes the check a state read from a file must pass (its board,
+/// counters and columns against the generator's place), through wild columns and combos; a
+/// state changed in one of them fails it.
+#[test]
+fn every_state_of_a_game_passes_the_check_of_a_state_read_from_a_file() {
+    /// A board through its serde form, its fields being the engine's own.
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct Raw {
+        planes: [u128; 3],
+        heights: [u8; 6],
+    }
+    let mut strategy = real_strategy("simple", Objective::Score);
+    let mut choose = choices_of(strategy.as_mut());
+    let mut game = Game::from_generator_state(0x0400);
+    let (mut wild, mut combo) = (false, false);
+    for column in 0..1_500 {
+        let state = SpawnState::of(&game);
+        assert_eq!(state.check(), Ok(()), "column {column}");
+        wild |= state.current == magic_jewelry::engine::Column::WILD;
+        combo |= state.combo > 0;
+        assert!(!play_column(&mut choose, &mut game, InputModel::FAST).lost);
+    }
+    assert!(wild && combo, "wild columns and combos met");
+    let state = SpawnState::of(&game);
+    // The board with one height changed: its cells say otherwise.
+    let mut raw: Raw =
+        serde_json::from_str(&serde_json::to_string(&state.board).expect("JSON")).expect("raw");
+    raw.heights[0] += 1;
+    let taller: magic_jewelry::engine::Board =
+        serde_json::from_str(&serde_json::to_string(&raw).expect("JSON")).expect("a board");
+    let changed = [
+        SpawnState {
+            board: taller,
+            ..state
+        },
+        SpawnState {
+            since_wild: 70,
+            ..state
+        },
+        SpawnState { combo: 10, ..state },
+        SpawnState {
+            cycle_position: (state.cycle_position + 1) % 2048,
+            ..state
+        },
+        SpawnState {
+            next: state.current,
+            ..state
+        },
+        SpawnState {
+            cycle_position: 2048,
+            ..state
+        },
+    ];
+    for (k, other) in changed.iter().enumerate() {
+        assert!(other.check().is_err(), "{k}: {other:?}");
+    }
+}
+
+/// The help says the default each option of the reference rules takes when not given.
+#[test]
+fn the_help_says_the_defaults_the_options_take() {
+    use clap::CommandFactory;
+    #[derive(clap::Parser)]
+    struct Line {
+        #[command(flatten)]
+        args: Args,
+    }
+    let help = Line::command().render_long_help().to_string();
+    let config = crate::splitting::Config::default();
+    for (option, default) in [
+        ("--trials", config.trials.to_string()),
+        ("--reach", config.reach.to_string()),
+        ("--most-trials", config.most_trials.to_string()),
+        ("--replications", config.replications.to_string()),
+        ("--direct-columns", config.direct_columns.to_string()),
+        ("--level-step", config.level_step.to_string()),
+        ("--game-limit", args::DEFAULT_GAME_LIMIT.to_string()),
+        ("--max-columns", DEFAULT_MAX_COLUMNS.to_string()),
+        ("--checkpoint-every", DEFAULT_CHECKPOINT_EVERY.to_string()),
+        ("--random-share", "0".to_owned()),
+        ("--runs", "1".to_owned()),
+    ] {
+        let at = help
+            .find(&format!("{option} <"))
+            .unwrap_or_else(|| panic!("{option}"));
+        let text = &help[at..];
+        let end = text[2..].find("\n  -").map_or(text.len(), |e| e + 2);
+        let said: String = text[..end].split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            said.contains(&format!("[default: {default}]")),
+            "{option}: {said}"
+        );
+    }
 }
