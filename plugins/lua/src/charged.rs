@@ -7,8 +7,9 @@
 //! to do, reading its arguments, then runs the library's own function in its own place: on the
 //! same stack and in the same call frame, so that the results and the errors are the
 //! original's to the byte (an error names the function and the script's line as before, which
-//! a wrapper in Lua or a second call would change). That takes Lua's C API, so this module,
-//! like [`crate::allocator`], holds unsafe code; nothing else in it does.
+//! a wrapper in Lua or a second call would change); the host's `loadstring`, a Rust function,
+//! is called as any function is. That takes Lua's C API: this module and
+//! [`crate::allocator`] hold the crate's only unsafe code.
 
 #![allow(unsafe_code)]
 
@@ -17,13 +18,18 @@ use crate::MEMORY_LIMIT;
 use mlua::{ffi, Function, Lua, Table};
 use std::os::raw::c_int;
 
-/// Bytes per unit walked one at a time by a C loop (`string.rep` adds a byte at a time;
-/// `string.upper` maps each): 3 to 13 nanoseconds a byte measured, against 6 to 20 for a VM
-/// instruction. The most that `string.rep('x', 2^30)` may charge before it fails for memory
-/// ([`MEMORY_LIMIT`] bytes) stays within a frame's work.
-const WALKED: f64 = 4.0;
+/// Bytes per unit walked one at a time by a C loop (`string.rep` adds a byte at a time,
+/// `string.upper` maps each, `tonumber` and `loadstring` read each): 0.6 to 2 units' worth a
+/// byte measured, against the time of one VM instruction.
+const WALKED: f64 = 1.0;
 /// Bytes per unit copied or compared, as the allocator counts them.
 const COPIED: f64 = crate::allocator::BYTES_PER_UNIT as f64;
+/// Units per comparison of `table.sort` (n·log2(n) of them): its loop, with `<` read through
+/// the C API, ran 4.4 times as long as one unit each.
+const PER_COMPARISON: f64 = 4.0;
+/// Units per element a table function reads and writes (or hands to a function): 3 to 7
+/// instructions' worth measured.
+const PER_ELEMENT: f64 = 4.0;
 /// Work below which a call is not charged: the call's own instructions pay for it, and a
 /// call into Rust costs more.
 const PAID: f64 = 16.0;
@@ -33,7 +39,7 @@ const MOST_RESULTS: f64 = 8000.0;
 /// How a function's work follows from its arguments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Cost {
-    /// `table.sort(t)`: n·log2(n) comparisons.
+    /// `table.sort(t)`: n·log2(n) comparisons, each [`PER_COMPARISON`].
     Sort,
     /// `table.insert(t, pos, v)`: the elements from `pos` on move up.
     Insert,
@@ -47,9 +53,10 @@ enum Cost {
     Entries,
     /// `table.foreachi(t, f)`: the elements 1 to #t.
     Elements,
-    /// `string.rep(s, n)`: n·#s bytes walked, or n turns of the loop for an empty string.
+    /// `string.rep(s, n)`: n·#s bytes walked (n turns of the loop for an empty string).
     Rep,
-    /// `string.upper(s)`, `lower`, `reverse`, `tonumber(s)`: the string walked.
+    /// `string.upper(s)`, `lower`, `reverse`, `tonumber(s)`, `loadstring(s)`: the string
+    /// walked.
     Walk,
     /// `string.sub(s, i, j)`: the bytes copied (or compared with a string held).
     Sub,
@@ -81,7 +88,7 @@ const COSTS: [Cost; 14] = [
 ];
 
 /// The functions charged, by library (`None`: the global table).
-const CHARGED: [(Option<&str>, &str, Cost); 18] = [
+const CHARGED: [(Option<&str>, &str, Cost); 19] = [
     (Some("table"), "sort", Cost::Sort),
     (Some("table"), "insert", Cost::Insert),
     (Some("table"), "remove", Cost::Remove),
@@ -100,6 +107,7 @@ const CHARGED: [(Option<&str>, &str, Cost); 18] = [
     (None, "tonumber", Cost::Walk),
     (None, "unpack", Cost::Unpack),
     (None, "collectgarbage", Cost::Collect),
+    (None, "loadstring", Cost::Walk),
 ];
 
 /// Replaces the library functions that loop in C with charged ones, charging `work`.
@@ -122,7 +130,7 @@ pub fn install(lua: &Lua, work: &Work) -> mlua::Result<()> {
     Ok(())
 }
 
-/// `original` (a C function of Lua's library), charged by `cost` through `charge`.
+/// `original`, charged by `cost` through `charge`.
 fn charged(
     lua: &Lua,
     original: &Function,
@@ -132,8 +140,9 @@ fn charged(
     let index = COSTS.iter().position(|&c| c == cost).unwrap_or_default();
     // SAFETY: `exec_raw` holds the state's lock and runs this in a protected call, with its
     // arguments on the stack's top (so at -3, -2 and -1) and the closure made left as the
-    // result. `original` is checked to be a C function without upvalues, which runs in
-    // `charged_call`'s place as in its own (it reads only its arguments).
+    // result. A C function without upvalues (Lua's library) runs in `charged_in_place`'s
+    // frame as in its own, since it reads only its arguments; any other (the host's
+    // `loadstring`, a Rust function with upvalues of its own) is called by `charged_call`.
     unsafe {
         lua.exec_raw((original, index, charge), |state| {
             let mut plain = ffi::lua_tocfunction(state, -3).is_some();
@@ -141,25 +150,61 @@ fn charged(
                 ffi::lua_pop(state, 1);
                 plain = false;
             }
-            if plain {
-                ffi::lua_pushcclosure(state, charged_call, 3);
+            let wrapper = if plain {
+                charged_in_place
             } else {
-                // Not Lua's own: left as it is.
-                ffi::lua_pop(state, 2);
-            }
+                charged_call
+            };
+            ffi::lua_pushcclosure(state, wrapper, 3);
         })
     }
 }
 
-/// The charged function: upvalues 1, the library's function; 2, its [`Cost`]'s index in
-/// [`COSTS`]; 3, the `charge` function.
+/// A charged function of Lua's library: upvalues 1, the library's function; 2, its
+/// [`Cost`]'s index in [`COSTS`]; 3, the `charge` function.
 ///
 /// # Safety
 /// Called by Lua as a C function, made by [`charged`] with those upvalues.
+unsafe extern "C-unwind" fn charged_in_place(state: *mut ffi::lua_State) -> c_int {
+    // SAFETY: as `charge_for`; then the library's function runs on the same stack, in this
+    // call's frame. A Lua error it raises unwinds through this frame, which owns nothing to
+    // drop.
+    unsafe {
+        charge_for(state);
+        match ffi::lua_tocfunction(state, ffi::lua_upvalueindex(1)) {
+            Some(original) => original(state),
+            None => 0,
+        }
+    }
+}
+
+/// A charged function of the host's, called with the arguments given: upvalues as
+/// [`charged_in_place`]'s.
+///
+/// # Safety
+/// As [`charged_in_place`].
 unsafe extern "C-unwind" fn charged_call(state: *mut ffi::lua_State) -> c_int {
+    // SAFETY: as `charge_for`; the function goes under its arguments (one slot more of the
+    // 20 a C function has free) and its results are this call's.
+    unsafe {
+        charge_for(state);
+        let given = ffi::lua_gettop(state);
+        ffi::lua_pushvalue(state, ffi::lua_upvalueindex(1));
+        ffi::lua_insert(state, 1);
+        ffi::lua_call(state, given, ffi::LUA_MULTRET);
+        ffi::lua_gettop(state)
+    }
+}
+
+/// Charges the call's work, by its arguments; `charge` raises the error that stops the
+/// script once the frame's work is past the limit.
+///
+/// # Safety
+/// `state` runs a function made by [`charged`], with its upvalues.
+unsafe fn charge_for(state: *mut ffi::lua_State) {
     // SAFETY: the upvalues are as `charged` made them; a C function has LUA_MINSTACK (20)
-    // free slots, of which this takes two, and leaves the stack as it found it. A Lua error
-    // raised by `charge` or `original` unwinds through this frame, which owns nothing to drop.
+    // free slots, of which this takes two, leaving the stack as it found it. A Lua error
+    // raised by `charge` unwinds through the caller's frame, which owns nothing to drop.
     unsafe {
         let index = ffi::lua_tointeger(state, ffi::lua_upvalueindex(2));
         let cost = COSTS[usize::try_from(index).unwrap_or_default() % COSTS.len()];
@@ -168,10 +213,6 @@ unsafe extern "C-unwind" fn charged_call(state: *mut ffi::lua_State) -> c_int {
             ffi::lua_pushvalue(state, ffi::lua_upvalueindex(3));
             ffi::lua_pushnumber(state, units);
             ffi::lua_call(state, 1, 0);
-        }
-        match ffi::lua_tocfunction(state, ffi::lua_upvalueindex(1)) {
-            Some(original) => original(state),
-            None => 0,
         }
     }
 }
@@ -188,31 +229,35 @@ unsafe fn units(state: *mut ffi::lua_State, cost: Cost) -> f64 {
             Cost::Sort => {
                 let n = table_length(state, 1).unwrap_or(0.0);
                 if n > 1.0 {
-                    n * n.log2()
+                    n * n.log2() * PER_COMPARISON
                 } else {
                     0.0
                 }
             }
             Cost::Insert => match (table_length(state, 1), number(state, 2)) {
-                (Some(n), Some(position)) if ffi::lua_gettop(state) == 3 => n + 1.0 - position,
+                (Some(n), Some(position)) if ffi::lua_gettop(state) == 3 => {
+                    (n + 1.0 - position) * PER_ELEMENT
+                }
                 _ => 0.0,
             },
             Cost::Remove => match (table_length(state, 1), number(state, 2)) {
-                (Some(n), Some(position)) if n > 0.0 => n - position,
+                (Some(n), Some(position)) if n > 0.0 => (n - position) * PER_ELEMENT,
                 _ => 0.0,
             },
-            Cost::Concat => range(state, 3) * (1.0 + length(state, 2) / WALKED),
+            Cost::Concat => range(state, 3) * (PER_ELEMENT + length(state, 2) / WALKED),
             Cost::Unpack => range(state, 2).min(MOST_RESULTS),
-            Cost::Entries => entries(state, 1),
-            Cost::Elements => table_length(state, 1).unwrap_or(0.0),
+            Cost::Entries => entries(state, 1) * PER_ELEMENT,
+            Cost::Elements => table_length(state, 1).unwrap_or(0.0) * PER_ELEMENT,
             Cost::Rep => {
                 let times = number(state, 2).unwrap_or(0.0);
                 let each = length(state, 1);
-                if each == 0.0 {
-                    times / WALKED
+                let bytes = times * each.max(1.0);
+                if each > 0.0 && bytes > MEMORY_LIMIT as f64 {
+                    // It fails for memory on the way, within the limit's bytes, which the
+                    // allocator counts: charged in advance, it would stop the script instead.
+                    0.0
                 } else {
-                    // A longer result fails for memory within the limit's bytes.
-                    (times * each).min(MEMORY_LIMIT as f64) / WALKED
+                    bytes / WALKED
                 }
             }
             Cost::Walk => length(state, 1) / WALKED,

@@ -321,6 +321,7 @@ fn string_functions_are_charged() {
         "local s = string.rep('x', 2^20) while true do local t = s:sub(2) end",
         "local s = string.rep('7', 2^20) while true do local n = tonumber(s) end",
         "local s = string.rep('x', 2^20) while true do local t = string.format('%q', s) end",
+        "local s = string.rep(' ', 2^20) while true do loadstring(s) end",
     ] {
         stops_with(script, 3, STOPPED);
     }
@@ -339,6 +340,8 @@ fn table_functions_are_charged() {
          while true do unpack(t) end",
         "local t = {} for i = 1, 1e5 do t[i] = i end
          while true do table.foreach(t, rawequal) end",
+        "local t = {} for i = 1, 1e5 do t[i] = {} end
+         while true do collectgarbage() end",
     ] {
         stops_with(script, 3, STOPPED);
     }
@@ -349,6 +352,7 @@ fn table_functions_are_charged() {
 fn a_call_asking_for_more_than_a_frame_stops_at_once() {
     for script in [
         "string.rep('', 2^31)",
+        "while true do local t = string.rep('x', 2^27) end",
         "local t = {1, 2, 3} table.remove(t, -2^30)",
         "local t = {1, 2, 3} table.insert(t, -2^30, 0)",
     ] {
@@ -440,10 +444,15 @@ fn a_script_holding_all_it_may_leaves_the_emulator_running() {
     if let Some(why) = console.plugin.stopped() {
         assert!(why.contains("not enough memory"), "{why}");
     }
-    // Small allocations past the limit stop the script at its next check.
+    // Small allocations past the limit stop the script at its next check (made over frames:
+    // a frame's work does not make 256 MiB of them).
     stops_with(
-        "local list while true do list = {list} end",
-        1,
+        "local list
+         while true do
+           for i = 1, 1e6 do list = {list} end
+           emu.frameadvance()
+         end",
+        8,
         "not enough memory: a script may hold 256 MiB",
     );
 }
