@@ -1,6 +1,6 @@
 //! The Lua state's allocator, with the script's accounts: every allocation (or growth) is
-//! counted as work, [`PER_ALLOCATION`] units and one per [`BYTES_PER_UNIT`] bytes, and the memory the state holds is
-//! kept to [`MEMORY_LIMIT`]. One VM instruction or one library call can allocate as much as a
+//! counted as work, [`PER_ALLOCATION`] units and one per [`BYTES_PER_UNIT`] bytes, and the
+//! memory the state holds is kept to [`MEMORY_LIMIT`]. One VM instruction or one library call can allocate as much as a
 //! string or a table is long (`s .. t`, `string.rep`, a table's growth), which the instruction
 //! count alone does not see.
 //!
@@ -70,12 +70,13 @@ unsafe impl Send for Accounts {}
 impl Accounts {
     /// Counts `lua`'s allocations into `work` from now on.
     pub fn install(lua: &Lua, work: &Work) -> mlua::Result<Self> {
-        let data = Box::into_raw(Box::new(Ledger {
+        let ledger = NonNull::from(Box::leak(Box::new(Ledger {
             inner: counted,
             inner_data: std::ptr::null_mut(),
             work: work.counter(),
             held: work.held(),
-        }));
+        })));
+        let data = ledger.as_ptr();
         // SAFETY: `exec_raw` holds the state's lock and gives its current thread; reading and
         // setting the allocator are plain field accesses in Lua 5.1, with no allocation and no
         // error. `data` is the box's, freed only once the allocator is handed back (`drop`).
@@ -97,8 +98,7 @@ impl Accounts {
         installed?;
         Ok(Self {
             lua: lua.clone(),
-            // SAFETY: from `Box::into_raw`, never null.
-            ledger: unsafe { NonNull::new_unchecked(data) },
+            ledger,
         })
     }
 }
@@ -114,7 +114,7 @@ impl Drop for Accounts {
             })
         };
         if handed_back.is_ok() {
-            // SAFETY: from `Box::into_raw` in `install`, and Lua no longer has it.
+            // SAFETY: from `Box::leak` in `install`, and Lua no longer has it.
             drop(unsafe { Box::from_raw(ledger) });
         }
         // Otherwise Lua may still call `counted` with the ledger: it is left to outlive the state.
