@@ -23,7 +23,7 @@ mod guard;
 pub mod loading;
 mod work;
 
-pub use work::INSTRUCTION_LIMIT;
+pub use work::{INSTRUCTION_LIMIT, WALL_LIMIT};
 
 use console::Shared;
 use jewelbot_plugin::{Buttons, Console, ConsoleRequest, FrameContext, Plugin, RomIdentity};
@@ -176,6 +176,7 @@ impl LuaPlugin {
             HookTriggers::new().every_nth_instruction(CHECK_EVERY),
             move |_, _| {
                 counted.charge(u64::from(CHECK_EVERY))?;
+                counted.watch()?;
                 Ok(mlua::VmState::Continue)
             },
         )

@@ -102,6 +102,8 @@ pub fn install(lua: &Lua, work: &Work, files: bool) -> mlua::Result<()> {
                     Value::Nil => break,
                     Value::String(piece) if piece.as_bytes().is_empty() => break,
                     Value::String(piece) => {
+                        // The copy is work, as the allocator counts it.
+                        charged.charge(piece.as_bytes().len() as u64 / 16)?;
                         source.extend_from_slice(&piece.as_bytes());
                         if source.len() > crate::MEMORY_LIMIT {
                             return Err(mlua::Error::RuntimeError(format!(

@@ -477,3 +477,16 @@ fn no_c_modules_with_os_and_io() {
     assert_eq!(console.ram[0], 1);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Work the count cannot see (`..` on strings Lua already holds copies them whole, in one
+/// instruction) is stopped by the last resort, one frame's script work taking more than
+/// [`jewelbot_lua::WALL_LIMIT`]: the run never hangs. Takes that long, so in the long tier.
+#[test]
+#[ignore = "takes jewelbot_lua::WALL_LIMIT (30 s)"]
+fn uncounted_work_is_stopped_by_the_last_resort() {
+    stops_with(
+        "local s = string.rep('x', 2^20)\nwhile true do local t = s .. 'y' end",
+        1,
+        "work the instruction count does not see",
+    );
+}
