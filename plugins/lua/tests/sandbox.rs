@@ -25,6 +25,15 @@ fn stops_with_options(script: &str, options: LuaOptions, frames: usize, expected
     assert!(why.contains(expected), "{script}: {why}");
 }
 
+/// `script`, with `os` and `io` on, runs its frame without being stopped and writes 1 to $0000
+/// as its last act.
+fn runs_to_its_end_with_io(script: &str) {
+    let mut console = Console::with(script, open());
+    console.frames(1);
+    assert_eq!(console.plugin.stopped(), None);
+    assert_eq!(console.ram[0], 1);
+}
+
 /// A folder of the test's own, emptied first.
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("jewelbot-lua-{name}-{}", std::process::id()));
@@ -106,10 +115,7 @@ fn binary_chunks_are_refused_from_files_with_os_and_io_too() {
          memory.writebyte(0, 1)",
         dir.display()
     );
-    let mut console = Console::with(&script, open());
-    console.frames(1);
-    assert_eq!(console.plugin.stopped(), None);
-    assert_eq!(console.ram[0], 1);
+    runs_to_its_end_with_io(&script);
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -471,10 +477,7 @@ fn no_c_modules_with_os_and_io() {
          memory.writebyte(0, 1)",
         dir.display()
     );
-    let mut console = Console::with(&script, open());
-    console.frames(1);
-    assert_eq!(console.plugin.stopped(), None);
-    assert_eq!(console.ram[0], 1);
+    runs_to_its_end_with_io(&script);
     std::fs::remove_dir_all(&dir).ok();
 }
 
