@@ -7,7 +7,7 @@
 use crate::input::Input;
 use flate2::write::ZlibEncoder;
 use flate2::Compression;
-use magic_jewelry::engine::{ValueNetwork, Weights};
+use magic_jewelry_engine::{ValueNetwork, Weights};
 use std::io::Write;
 
 const ENTRY_BYTES: usize = 4;
@@ -39,7 +39,7 @@ pub fn run(data: &[u8]) {
             let _ = encoder.write_all(&raw);
             if let Ok(file) = encoder.finish() {
                 if let Ok(network) = ValueNetwork::from_bytes(&file) {
-                    let board = magic_jewelry::engine::Board::empty();
+                    let board = magic_jewelry_engine::Board::empty();
                     let _ = network.value(&board);
                 }
             }

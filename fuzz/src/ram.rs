@@ -2,7 +2,7 @@
 //! engine's board.
 
 use jewelbot_plugin::{Ram, RAM_SIZE};
-use magic_jewelry::engine::Board;
+use magic_jewelry_engine::Board;
 use magic_jewelry::game_view::{GameView, Grid};
 
 pub fn run(data: &[u8]) {

@@ -6,10 +6,10 @@
 //! game draws in the playfield, not boards; anything no state of the game explains makes the
 //! view inconsistent, and the caller decides what to do (the AI waits for a consistent frame).
 
-pub use crate::engine::rules::board::cell_char;
-pub use crate::engine::{EMPTY, WILD};
 use crate::memory_map::{self as map, COLUMNS, HIDDEN_ROWS, ROWS, VISIBLE_ROWS};
 use jewelbot_plugin::Ram;
+pub use magic_jewelry_engine::rules::board::cell_char;
+pub use magic_jewelry_engine::{EMPTY, WILD};
 use std::fmt;
 
 /// The clear-animation timer's value when jewels have just matched.
@@ -342,7 +342,7 @@ impl Raw {
             .zip(&self.current)
             .take_while(|&(&cell, &jewel)| cell != EMPTY && cell == jewel)
             .count();
-        (self.x, self.y) == (crate::engine::SPAWN_X, 0)
+        (self.x, self.y) == (magic_jewelry_engine::SPAWN_X, 0)
             && (self.timer == 0 || drawn == 0)
             && !self.landed
             && self.current.iter().all(|c| (1..=WILD).contains(c))
@@ -408,7 +408,7 @@ impl GameView {
         }
         if phase == Phase::Spawning {
             for row in -2..=0 {
-                board.set(row, usize::from(crate::engine::SPAWN_X), EMPTY);
+                board.set(row, usize::from(magic_jewelry_engine::SPAWN_X), EMPTY);
             }
         }
         let byte = |address| map::byte(ram, address);
@@ -690,7 +690,7 @@ mod tests {
     fn a_wild_spawn_caught_before_its_timer_is_reset_is_spawning() {
         let mut ram = playing_ram();
         ram[map::CURRENT_COLUMN as usize..][..3].copy_from_slice(&[WILD; 3]);
-        ram[map::COLUMN_X as usize] = crate::engine::SPAWN_X;
+        ram[map::COLUMN_X as usize] = magic_jewelry_engine::SPAWN_X;
         ram[map::FALL_TIMER as usize] = 101;
         put(&mut ram, 0, 3, 2);
         let view = GameView::decode(&ram).expect("consistent");
@@ -721,7 +721,7 @@ mod tests {
         // from $80 overflowed the row arithmetic in an overflow-checked build.
         for y in [13, 0x7F, 0x80, 0x81, 0xFF] {
             let mut ram = playing_ram();
-            ram[map::COLUMN_X as usize] = crate::engine::SPAWN_X;
+            ram[map::COLUMN_X as usize] = magic_jewelry_engine::SPAWN_X;
             ram[map::COLUMN_Y as usize] = y;
             let problems = GameView::decode(&ram).expect_err("out of range").problems;
             assert!(

@@ -5,8 +5,9 @@
 //!
 //! - [`memory_map`] and [`game_view`]: where the game keeps its state in RAM and a typed,
 //!   validated view of it.
-//! - [`engine`]: the rules, the evaluation and the search, in three layers. It knows nothing
-//!   about the emulator.
+//! - The engine (the rules, the evaluation, the search and the player's description) is a
+//!   crate of its own, [`magic_jewelry_engine`]: it knows nothing about the emulator or this
+//!   plug-in.
 //! - [`conformance`]: scripted scenarios that check a ROM behaves as the engine assumes.
 //! - [`dumps`]: which cartridges it plays.
 //! - [`screen`]: where the playfield is on the picture, for overlay marks.
@@ -17,7 +18,6 @@
 
 pub mod conformance;
 pub mod dumps;
-pub mod engine;
 pub mod game_view;
 pub mod memory_map;
 pub mod play;

@@ -220,7 +220,7 @@ fn counted_jewels_match_the_counter() {
 #[test]
 fn the_input_rules_predict_the_real_column_frame_by_frame() {
     use jewelbot_plugin::Buttons;
-    use magic_jewelry::engine::{Board, Column, FallState};
+    use magic_jewelry_engine::{Board, Column, FallState};
     let mut predicted = 0;
     let mut locks = 0;
     // Frames of the lock-frame race, which no rule predicts.

@@ -3,13 +3,11 @@
 
 use jewelbot_host::session::{Session, SessionConfig};
 use jewelbot_plugin::{Buttons, Machine};
-use magic_jewelry::engine::{
-    strategy_with, AnyEvaluator, Budget, Column, ForesightConfig, Strategy,
-};
 use magic_jewelry::game_view::{GameView, Phase};
 use magic_jewelry::memory_map as map;
 use magic_jewelry::play::tracker::{Events, Tracker};
 use magic_jewelry::play::{ForesightStatus, Mode, Player};
+use magic_jewelry_engine::{Budget, Column, ForesightConfig, PlayerSpec};
 
 /// A column's x and jewels.
 type Spot = (u8, Column);
@@ -29,7 +27,7 @@ impl Bot {
     fn new(mode: Mode) -> Self {
         Self {
             tracker: Tracker::default(),
-            player: Player::new(default_strategy, mode),
+            player: Player::new(&default_player(), mode),
             locks: Vec::new(),
             buttons: Buttons::NONE,
         }
@@ -48,12 +46,10 @@ impl Bot {
     }
 }
 
-/// The strategy the host plays by default (`deep` with the default evaluation), without its
-/// time budget so every run makes the same choices.
-fn default_strategy() -> Box<dyn Strategy> {
-    let mut strategy = strategy_with("deep", AnyEvaluator::default()).expect("deep exists");
-    strategy.set_budget(Budget::UNLIMITED);
-    strategy
+/// The player the host plays by default (`deep` with the default evaluation), with no limit on
+/// a decision so every run makes the same choices.
+fn default_player() -> PlayerSpec {
+    PlayerSpec::default().with_budget(Budget::UNLIMITED)
 }
 
 /// A powered-on cartridge with its column generator set to `seed` on the title screen, before
@@ -341,12 +337,16 @@ fn wild_column_is_placed_on_purpose() {
 fn foresight_reads_the_generator_and_plays_fair_when_it_is_frozen() {
     let mut session = seeded_session(0x2468);
     let mut bot = Bot::new(Mode::Fast);
-    bot.player.set_foresight(true);
-    bot.player.set_foresight_config(ForesightConfig {
-        depth: 4,
-        beam: 8,
-        ..ForesightConfig::default()
-    });
+    let spec = PlayerSpec {
+        foresight: true,
+        lookahead: ForesightConfig {
+            depth: 4,
+            beam: 8,
+            ..ForesightConfig::default()
+        },
+        ..default_player()
+    };
+    bot.player = Player::new(&spec, Mode::Fast);
     // What foresight made of the generator for each column placed.
     let mut statuses = Vec::new();
     let frozen = 20..30;

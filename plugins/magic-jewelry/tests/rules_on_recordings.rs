@@ -6,10 +6,10 @@
 //! spawn, the generator state in RAM and the counters predict the columns that come.
 
 use jewelbot_plugin::Trace;
-use magic_jewelry::engine::rules::board::{ROWS, WIDTH};
-use magic_jewelry::engine::{Board, Column, Counters, GameGenerator, RuleSet};
 use magic_jewelry::memory_map as map;
 use magic_jewelry::recordings::{self, load};
+use magic_jewelry_engine::rules::board::{ROWS, WIDTH};
+use magic_jewelry_engine::{Board, Column, Counters, GameGenerator, RuleSet};
 
 /// The 8-digit counters roll over.
 const COUNTER_MODULUS: u64 = 100_000_000;

@@ -4,12 +4,12 @@
 //! engine's replay of the same locks, each from the board and column RAM shows before it.
 
 use jewelbot_plugin::Trace;
-use magic_jewelry::engine::{Board, Column, Counters, RuleSet};
 use magic_jewelry::game_view::GameView;
 use magic_jewelry::play::history::History;
 use magic_jewelry::play::tracker::Tracker;
 use magic_jewelry::recordings;
 use magic_jewelry::stats::Chains;
+use magic_jewelry_engine::{Board, Column, Counters, RuleSet};
 
 /// What the plug-in counted, and what the engine's replay of the same locks counts.
 #[derive(Debug, PartialEq, Eq)]

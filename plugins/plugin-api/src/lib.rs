@@ -17,7 +17,6 @@
 
 #![warn(missing_docs)]
 
-mod buttons;
 mod console;
 mod decision_times;
 pub mod files;
@@ -35,13 +34,13 @@ mod stop;
 mod story;
 pub mod trace;
 
-pub use buttons::Buttons;
 pub use console::{
     Console, ConsoleRequest, MemoryAccess, MemoryHit, MemoryWatch, RamOnly, MOST_MEMORY_HITS,
 };
 pub use decision_times::DecisionTimes;
 pub use game_news::{Announcement, GameNews, NoNews};
 pub use inspect::{Field, Inspection, Panel};
+pub use jewelbot_controller::Buttons;
 pub use machine::{Machine, MachineError};
 pub use pacing::Pacing;
 pub use plugin::{

@@ -2,7 +2,7 @@
 //! the simulator's columns per second under each rule set (one core).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use magic_jewelry::engine::{
+use magic_jewelry_engine::{
     reachable, strategy_by_name, strategy_with, AnyEvaluator, Board, Budget, Column, Evaluator,
     FallState, InputModel, Question, RuleSet, Strategy, ValueNetwork, WeightedFeatures, Weights,
 };

@@ -7,8 +7,8 @@
 
 use anyhow::Context;
 use clap::Parser;
-use magic_jewelry::engine::ColumnGenerator;
-use magic_jewelry::engine::{
+use magic_jewelry_engine::ColumnGenerator;
+use magic_jewelry_engine::{
     for_each_result, reachable, Board, Column, FallState, Greedy, InputModel, Question, RuleSet,
     Strategy, ValueNetwork, LEVEL0_FALL_SPEED,
 };

@@ -1,7 +1,7 @@
 //! Value parsers the lab's commands share: a number or file a command cannot use is refused
 //! while the command line is parsed, with the flag's name, so a long run never starts on it.
 
-use magic_jewelry::engine::eval::weights::check_evaluation_file;
+use magic_jewelry_engine::eval::weights::check_evaluation_file;
 use std::path::PathBuf;
 
 /// How a lab command runs, apart from what it computes: its worker threads and progress bar.
@@ -95,20 +95,11 @@ pub fn evaluation_file(text: &str) -> Result<PathBuf, String> {
     Ok(path)
 }
 
-/// An AI as `sim` and `compare` take it: `player`, `reference`, `NAME` or `NAME@FILE`, the
-/// name a strategy and FILE a regular file.
+/// An AI as `sim`, `compare` and `horizon` take it: `player`, `reference`, `NAME` or
+/// `NAME@FILE`, the name a strategy and FILE a regular file
+/// ([`magic_jewelry_engine::PlayerSpec::named`]).
 pub fn ai(text: &str) -> Result<String, String> {
-    let (name, file) = match text.split_once('@') {
-        Some((name, file)) => (name, Some(file)),
-        None => (text, None),
-    };
-    if name != crate::PLAYER && name != crate::REFERENCE {
-        name.parse::<magic_jewelry::engine::StrategySpec>()
-            .map_err(|e| e.to_string())?;
-    }
-    if let Some(file) = file {
-        evaluation_file(file)?;
-    }
+    magic_jewelry_engine::PlayerSpec::default().named(text)?;
     Ok(text.to_owned())
 }
 

@@ -4,10 +4,10 @@
 //! The figures depend only on the code: a change that alters play alters them, a pure
 //! refactoring leaves them, so commits that change play quote them.
 
-use super::runner::{self, foresee, GameConfig};
+use super::runner::{self, GameConfig};
 use super::stats::Stats;
-use magic_jewelry::engine::{
-    AnyEvaluator, Board, Budget, Evaluator, ForesightConfig, Objective, RuleSet, StrategySpec,
+use magic_jewelry_engine::{
+    AnyEvaluator, Board, Budget, Evaluator, Objective, PlayerSpec, RuleSet,
 };
 use serde::Serialize;
 use std::io::Write;
@@ -107,22 +107,20 @@ impl Evaluator for Counted {
 
 /// Plays one line of the signature.
 pub fn signature(args: &Args, line: Line) -> Signature {
+    let spec = PlayerSpec {
+        objective: line.objective,
+        foresight: line.foresight,
+        ..PlayerSpec::default().with_budget(Budget::UNLIMITED)
+    };
     let boards = Arc::new(AtomicU64::new(0));
     let evaluator = Counted {
-        inner: AnyEvaluator::default(),
+        inner: spec.evaluation.evaluator(spec.rules),
         boards: Arc::clone(&boards),
     };
-    let mut strategy = foresee(
-        StrategySpec::default().build(evaluator, line.objective),
-        line.foresight.then(ForesightConfig::default),
-    );
-    strategy.set_budget(Budget::UNLIMITED);
+    let mut strategy = spec.build_with(evaluator);
     let mut stats = Stats::default();
     let began = Instant::now();
-    let config = GameConfig {
-        foresight: line.foresight,
-        ..GameConfig::default()
-    };
+    let config = GameConfig::of(&spec);
     runner::run(
         strategy.as_mut(),
         args.seed,
@@ -136,7 +134,7 @@ pub fn signature(args: &Args, line: Line) -> Signature {
     let boards = boards.load(Ordering::Relaxed);
     Signature {
         rules: config.rules,
-        strategy: StrategySpec::default().to_string(),
+        strategy: spec.strategy.to_string(),
         line,
         seed: args.seed,
         columns: stats.columns,

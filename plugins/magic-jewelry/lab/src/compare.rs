@@ -1,12 +1,13 @@
 //! `compare`: two strategies on the same seeded column sequences, with paired statistics.
 
-use super::runner::{foresee, objective_parser, play, SearchArgs, SimGameArgs};
+use super::player_args::{ButObjective, PlayerArgs};
+use super::runner::{objective_parser, play, GameConfig, SimGameArgs};
 use super::stats::Stats;
-use super::{build_strategy, mix_seed, parse_ai, progress, with_threads, PLAYER, REFERENCE};
+use super::{mix_seed, progress, with_threads, PLAYER, REFERENCE};
 use crate::args::Workers;
 use anyhow::bail;
-use magic_jewelry::engine::{Objective, RuleSet};
 use magic_jewelry::stats::Chains;
+use magic_jewelry_engine::{Objective, PlayerSpec, RuleSet};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::io::Write;
@@ -30,8 +31,9 @@ pub struct Args {
     pub seeds: u64,
     #[command(flatten)]
     pub game: SimGameArgs,
+    /// The players' other settings, shared by both: rules, evaluation, foresight, budget, pace.
     #[command(flatten)]
-    pub search: SearchArgs,
+    pub player: PlayerArgs<ButObjective>,
     /// Which AI `--foresight` applies to: `both`, or `a` or `b` to compare foresight with fair
     /// play.
     #[arg(long, default_value = "both", value_parser = ["both", "a", "b"])]
@@ -52,7 +54,7 @@ impl Default for Args {
             seeds: 20,
             game: SimGameArgs::default(),
             workers: Workers::default(),
-            search: SearchArgs::default(),
+            player: PlayerArgs::default(),
             foresight_for: "both".to_owned(),
             json: false,
         }
@@ -125,15 +127,20 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
     if args.columns == 0 {
         bail!("compare needs at least 1 column per sequence");
     }
-    let rules = args.game.rules;
+    let base = &args.player.spec;
+    let rules = base.rules;
     let [label_a, label_b] = contenders(&args.ai)?;
-    let a = parse_ai(&label_a, None, rules)?;
-    let b = parse_ai(&label_b, None, rules)?;
     let [objective_a, objective_b] = objectives(&args.objective)?;
-    let foresight = args.search.config();
+    let named = |label: &str, objective| -> anyhow::Result<_> {
+        let mut player = base.named(label).map_err(anyhow::Error::msg)?;
+        player.spec.objective = objective;
+        Ok(player)
+    };
+    let a = named(&label_a, objective_a)?;
+    let b = named(&label_b, objective_b)?;
     // Whether side A (job 0) and side B (job 1) look ahead.
     let sees = |job: u64| {
-        foresight.is_some()
+        base.foresight
             && match args.foresight_for.as_str() {
                 "a" => job.is_multiple_of(2),
                 "b" => !job.is_multiple_of(2),
@@ -149,18 +156,13 @@ pub fn compare(args: &Args) -> anyhow::Result<Comparison> {
         (0..2 * args.seeds)
             .into_par_iter()
             .map(|job| -> anyhow::Result<Stats> {
-                let (ai, objective) = if job % 2 == 0 {
-                    (&a, objective_a)
-                } else {
-                    (&b, objective_b)
-                };
-                let strategy = build_strategy(ai.strategy, &ai.evaluation, rules, objective);
-                let mut strategy = foresee(strategy, foresight.filter(|_| sees(job)));
-                strategy.set_budget(args.search.budget());
-                let config = super::runner::GameConfig {
+                let ai = if job % 2 == 0 { &a } else { &b };
+                let spec = PlayerSpec {
                     foresight: sees(job),
-                    ..args.game.config()
+                    ..ai.spec.clone()
                 };
+                let mut strategy = spec.build();
+                let config = GameConfig::of(&spec);
                 let mut stats = Stats::default();
                 let seed = mix_seed(args.game.seed, job / 2);
                 play(
@@ -495,10 +497,7 @@ mod tests {
             objective: vec![Objective::Score, Objective::Survive],
             columns: 300,
             seeds: 3,
-            game: SimGameArgs {
-                seed: 2,
-                ..SimGameArgs::default()
-            },
+            game: SimGameArgs { seed: 2 },
             workers: Workers {
                 threads: 2,
                 quiet: true,
@@ -539,11 +538,11 @@ mod tests {
                 ai: vec!["reference".into(), "simple@missing.json".into()],
                 columns: 400,
                 seeds: 6,
-                game: SimGameArgs {
+                game: SimGameArgs { seed: 3 },
+                player: PlayerArgs::from(PlayerSpec {
                     rules,
-                    seed: 3,
-                    ..SimGameArgs::default()
-                },
+                    ..PlayerSpec::default()
+                }),
                 workers: Workers {
                     threads: 2,
                     quiet: true,
@@ -551,7 +550,10 @@ mod tests {
                 ..Args::default()
             };
             assert!(compare(&args).is_err());
-            let published = concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/published.json");
+            let published = concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../engine/weights/published.json"
+            );
             let args = Args {
                 ai: vec!["reference".into(), format!("simple@{published}")],
                 ..args

@@ -22,13 +22,15 @@
 //! scored without knowing the column after, do not have. `simple` chooses without that
 //! knowledge, and its values serve `smart` and `deep` best (`weights/README.md`).
 
+use super::player_args::{GameKnobs, PlayerArgs};
 use super::runner::SimGameArgs;
 use super::{mix_seed, progress};
 use crate::args::Workers;
 use crate::outputs::TrainingFiles;
 use anyhow::{bail, Context};
-use magic_jewelry::engine::eval::value::Active;
-use magic_jewelry::engine::{
+use jewelbot_plugin::files;
+use magic_jewelry_engine::eval::value::Active;
+use magic_jewelry_engine::{
     Board, FallState, Game, Greedy, InputModel, Question, RuleSet, Strategy, ValueNetwork,
 };
 use rayon::prelude::*;
@@ -54,6 +56,9 @@ pub struct Args {
     pub search: Search,
     #[command(flatten)]
     pub game: SimGameArgs,
+    /// The rules and the pace of presses of the games learned from.
+    #[command(flatten)]
+    pub player: PlayerArgs<GameKnobs>,
     /// Columns to play, over all games.
     #[arg(long, default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..=crate::args::MAX_COLUMNS))]
     pub columns: u64,
@@ -93,6 +98,7 @@ impl Default for Args {
             games: 8,
             files: TrainingFiles::default(),
             game: SimGameArgs::default(),
+            player: PlayerArgs::default(),
             report_every: 1_000_000,
             workers: Workers::default(),
         }
@@ -232,7 +238,7 @@ impl Learner {
 
     /// Plays one column with `net` and returns what to learn from it.
     fn step(&mut self, net: &ValueNetwork, args: &Args, mean: f64) -> Step {
-        let placement = choose(net, args.search, &self.game, args.game.input());
+        let placement = choose(net, args.search, &self.game, args.player.spec.input);
         let turn = self.game.play(placement);
         let after = (!turn.lost).then_some(self.game.board());
         let gamma = f64::from(args.gamma);
@@ -276,7 +282,7 @@ pub fn learn(
     };
     let pool = crate::worker_pool(args.workers.threads)?;
     let mut games: Vec<Learner> = (0..args.games)
-        .map(|g| Learner::new(args.game.rules, mix_seed(args.game.seed, g)))
+        .map(|g| Learner::new(args.player.spec.rules, mix_seed(args.game.seed, g)))
         .collect();
     let per_step = args.games;
     let steps = args.columns.div_ceil(per_step);
@@ -338,7 +344,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
     writeln!(
         out,
         "learning under the {} rules, {} columns, into {}",
-        args.game.rules,
+        args.player.spec.rules,
         args.columns,
         args.files.out.display()
     )?;
@@ -361,7 +367,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
             progress.columns_per_second
         );
         if saved.is_ok() {
-            saved = network.save(&args.files.out);
+            saved = files::write_file(&args.files.out, &network.to_bytes(), true);
         }
     })
     .context("learning stopped")?;
@@ -372,6 +378,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use magic_jewelry_engine::PlayerSpec;
 
     fn short(threads: usize) -> Args {
         Args {
@@ -382,10 +389,10 @@ mod tests {
                 threads,
                 quiet: true,
             },
-            game: SimGameArgs {
+            player: PlayerArgs::from(PlayerSpec {
                 rules: RuleSet::Reference,
-                ..SimGameArgs::default()
-            },
+                ..PlayerSpec::default()
+            }),
             ..Args::default()
         }
     }
@@ -454,7 +461,7 @@ mod tests {
         let args = Args {
             columns: 8_000,
             report_every: 8_000,
-            game: SimGameArgs::default(),
+            player: PlayerArgs::default(),
             ..short(2)
         };
         let mut reports = Vec::new();

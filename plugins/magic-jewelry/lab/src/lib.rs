@@ -17,106 +17,17 @@ pub mod horizon;
 pub mod learn;
 pub mod model_check;
 pub mod outputs;
+pub mod player_args;
 pub mod runner;
 pub mod sim;
 
-use jewelbot_plugin::progress;
 pub mod splitting;
 pub mod stats;
 pub mod train;
 
-use magic_jewelry::engine::{
-    load_evaluator_for, AnyEvaluator, Budget, Objective, RuleSet, Strategy, StrategySpec, Weights,
-};
-use std::path::Path;
-
-/// The AI `sim` and `compare` play without `--ai`: the player's own configuration.
-pub const PLAYER: &str = "player";
-/// The reference AI: `smart` with the published weights.
-pub const REFERENCE: &str = "reference";
-
-/// A strategy and what it scores boards with.
-#[derive(Debug, Clone)]
-pub struct Ai {
-    /// What was asked for: `player`, `reference`, `NAME` or `NAME@FILE`.
-    pub label: String,
-    /// The strategy (`simple`, `smart`, `deep`, `deep:K:S`…).
-    pub strategy: StrategySpec,
-    pub evaluation: AnyEvaluator,
-    /// Where the evaluation came from: `published weights`, `built-in value (RULES)`,
-    /// `weights FILE` or `value FILE`.
-    pub source: String,
-    /// The weights of a feature evaluation.
-    pub weights: Option<Weights>,
-}
-
-/// Reads an evaluation file under `rules`: a learned value file, or evaluation weights as JSON.
-pub fn load_evaluation(
-    path: &Path,
-    rules: RuleSet,
-) -> anyhow::Result<(AnyEvaluator, Option<Weights>)> {
-    Ok(load_evaluator_for(path, rules)?)
-}
-
-/// Parses an AI under `rules`:
-/// - `player`: the player's configuration (its strategy with the rule set's default
-///   evaluation);
-/// - `reference`: the reference AI, `smart` with the published weights;
-/// - `NAME`: a strategy with `default_file` if given, else the rule set's default evaluation;
-/// - `NAME@FILE`: a strategy scoring with the weights or learned value in FILE.
-pub fn parse_ai(spec: &str, default_file: Option<&Path>, rules: RuleSet) -> anyhow::Result<Ai> {
-    let (name, file) = match spec.split_once('@') {
-        Some((name, file)) => (name, Some(Path::new(file))),
-        None => (spec, default_file),
-    };
-    let (strategy, published) = match name {
-        PLAYER => (StrategySpec::default(), false),
-        REFERENCE => (StrategySpec::Smart, true),
-        other => (other.parse()?, false),
-    };
-    let (evaluation, weights, source) = match file {
-        _ if published => (
-            AnyEvaluator::features_for(&Weights::PUBLISHED, rules),
-            Some(Weights::PUBLISHED),
-            "published weights".to_owned(),
-        ),
-        Some(path) => {
-            let (evaluation, weights) = load_evaluation(path, rules)?;
-            let kind = if weights.is_some() {
-                "weights"
-            } else {
-                "value"
-            };
-            (evaluation, weights, format!("{kind} {}", path.display()))
-        }
-        None => (
-            AnyEvaluator::for_rules(rules),
-            None,
-            format!("built-in value ({rules})"),
-        ),
-    };
-    Ok(Ai {
-        label: spec.to_owned(),
-        strategy,
-        evaluation,
-        source,
-        weights,
-    })
-}
-
-/// A fresh strategy for one worker under `rules` playing for `objective`, with no time budget so
-/// results depend only on the seed.
-pub fn build_strategy(
-    spec: StrategySpec,
-    evaluation: &AnyEvaluator,
-    rules: RuleSet,
-    objective: Objective,
-) -> Box<dyn Strategy> {
-    let mut strategy = spec.build(evaluation.clone(), objective);
-    strategy.set_budget(Budget::UNLIMITED);
-    strategy.set_rules(rules);
-    strategy
-}
+use jewelbot_plugin::progress;
+/// The names `--ai` gives the player's own configuration and the reference AI.
+pub use magic_jewelry_engine::player::{PLAYER, REFERENCE};
 
 /// Runs `job` on a pool of `threads` threads (0: one per core).
 pub fn with_threads<T: Send>(threads: usize, job: impl FnOnce() -> T + Send) -> anyhow::Result<T> {
@@ -173,6 +84,7 @@ pub fn mix_seed(seed: u64, index: u64) -> u64 {
 mod tests {
     use super::*;
     use clap::Parser;
+    use magic_jewelry_engine::RuleSet;
 
     /// The lab's subcommands as the binary offers them.
     #[derive(Debug, Parser)]
@@ -211,11 +123,12 @@ mod tests {
             "learn --columns 0 --out v.jwl",
             "learn --report-every 0 --out v.jwl",
             "bench --columns 0",
-            "sim --tap-interval 0",
         ] {
             let message = refused(line);
             assert!(message.contains("is not in"), "{line}: {message}");
         }
+        let message = refused("sim --tap-interval 0");
+        assert!(message.contains("from 1 to 255"), "{message}");
         // Nothing is written unless --out names it.
         for line in ["train", "learn"] {
             assert!(refused(line).contains("--out"), "{line}");
@@ -225,25 +138,8 @@ mod tests {
             unreachable!()
         };
         assert_eq!(
-            (args.game.rules, args.ai.as_str()),
+            (args.player.spec.rules, args.ai.as_str()),
             (RuleSet::Reference, PLAYER)
         );
-    }
-
-    #[test]
-    fn ai_names() {
-        let player = parse_ai(PLAYER, None, RuleSet::Real).unwrap();
-        assert_eq!(player.strategy, StrategySpec::default());
-        assert_eq!(player.source, "built-in value (real)");
-        let reference = parse_ai(REFERENCE, None, RuleSet::Reference).unwrap();
-        assert_eq!(
-            (reference.strategy, reference.weights),
-            (StrategySpec::Smart, Some(Weights::PUBLISHED))
-        );
-        let smart = parse_ai("smart", None, RuleSet::Reference).unwrap();
-        assert_eq!(smart.source, "built-in value (reference)");
-        for bad in ["clever", "deep:0:1", "smart@/nonexistent/file.json"] {
-            assert!(parse_ai(bad, None, RuleSet::Real).is_err(), "{bad}");
-        }
     }
 }

@@ -8,12 +8,10 @@
 
 use crate::horizon::{play_column, SpawnState};
 use jewelbot_plugin::{files, Ram, Trace};
-use magic_jewelry::engine::{
-    Board, Column, Foresight, ForesightConfig, Game, GameGenerator, InputModel, RuleSet, Strategy,
-};
 use magic_jewelry::game_view::GameView;
 use magic_jewelry::play::tracker::Tracker;
 use magic_jewelry::plugin::Settings;
+use magic_jewelry_engine::{Board, Column, Game, GameGenerator, InputModel, Strategy};
 use serde::Serialize;
 use std::io::Read;
 use std::path::Path;
@@ -102,20 +100,13 @@ impl ModelCheck {
                  budget (--work N), not a time budget ({budget})"
             );
         }
-        // As the plug-in's search makes it: the fair strategy inside foresight, which plays
-        // fair when the question carries no generator.
-        let fair = settings
-            .strategy
-            .build(settings.evaluator(), settings.objective);
-        let mut strategy: Box<dyn Strategy> =
-            Box::new(Foresight::new(fair, ForesightConfig::default()));
-        strategy.set_budget(budget);
-        strategy.set_rules(RuleSet::Real);
+        // The plug-in's own player, built as the plug-in builds it.
+        let spec = settings.player_spec();
         Ok(Self {
             game: Game::from_generator_state(state),
-            strategy,
-            foresight: settings.foresight,
-            input: settings.mode.input_model(),
+            strategy: spec.build(),
+            foresight: spec.foresight,
+            input: spec.input,
             tracker: Tracker::default(),
             columns: 0,
             started: false,

@@ -1,29 +1,19 @@
 //! The one simulator loop: a strategy plays a seeded [`Game`] column after column under a rule
 //! set. `sim`, `compare`, `train` and `bench` run it; `learn` steps the same [`Game`] in
-//! lockstep. [`SimGameArgs`] are the options every one of them takes for it.
+//! lockstep. [`SimGameArgs`] is the seed every one of them takes for it.
 
 use super::stats::Stats;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use magic_jewelry::engine::{
-    Budget, Foresight, ForesightConfig, Game, InputModel, Objective, Question, RuleSet, Strategy,
-    Turn, RULE_SET_NAMES,
+use magic_jewelry_engine::{
+    Game, InputModel, Objective, PlayerSpec, Question, RuleSet, Strategy, Turn,
 };
 use std::time::{Duration, Instant};
 
-/// The games the tools simulate: the rules, how the player presses and the seed of the column
-/// sequences (flattened into `sim`, `compare`, `train` and `learn`).
+/// The seed of the games the tools simulate (flattened into `sim`, `compare`, `train` and
+/// `learn`); the rules and how the player presses are the player's knobs
+/// ([`crate::player_args`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Args)]
 pub struct SimGameArgs {
-    /// Rules: `real` (the game's: its generator, wild columns, speed table, score, game-over
-    /// rule) or `reference` (the reference AI's conditions: uniform colours, no wild column,
-    /// level-0 speed, no score).
-    #[arg(long, default_value = "real", value_parser = rules_parser())]
-    pub rules: RuleSet,
-    /// Fewest frames between two presses: 1 plays as fast mode does (a press a frame, the same
-    /// button every other frame, then the soft drop); 2 or more as normal mode does at that
-    /// pace (a press every N frames, the column left to fall at the game's speed).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..))]
-    pub tap_interval: u8,
     /// Seed of the column sequences (each game's or chunk's is mixed from it).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -31,103 +21,8 @@ pub struct SimGameArgs {
 
 impl Default for SimGameArgs {
     fn default() -> Self {
-        Self {
-            rules: RuleSet::Real,
-            tap_interval: 1,
-            seed: 1,
-        }
+        Self { seed: 1 }
     }
-}
-
-impl SimGameArgs {
-    pub fn input(&self) -> InputModel {
-        if self.tap_interval <= 1 {
-            InputModel::FAST
-        } else {
-            InputModel::normal(self.tap_interval)
-        }
-    }
-
-    /// The simulation these options describe.
-    pub fn config(&self) -> GameConfig {
-        GameConfig {
-            rules: self.rules,
-            input: self.input(),
-            timed: false,
-            foresight: false,
-        }
-    }
-}
-
-/// How the AI searches in `sim` and `compare`: the fair search's work budget, and foresight,
-/// where the strategy is shown the column sequence ahead and searches it. Foresight is off by
-/// default: fair play sees only the two columns a person sees.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Args)]
-pub struct SearchArgs {
-    /// Boards the fair search may score in one decision, as the player's `--work` (default: no
-    /// limit; foresight's beam has its own, `--foresight-work`). Results still depend only on
-    /// the seed.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    pub work: Option<u64>,
-    /// Search the columns the generator will make (wild columns from the counters included)
-    /// with a beam search instead of playing fair.
-    #[arg(long)]
-    pub foresight: bool,
-    /// Columns foresight searches, the current one included.
-    #[arg(long, default_value_t = ForesightConfig::default().depth, requires = "foresight",
-          value_parser = clap::value_parser!(u16).range(1..=64).map(usize::from))]
-    pub foresight_depth: usize,
-    /// Boards foresight keeps at each depth.
-    #[arg(long, default_value_t = ForesightConfig::default().beam, requires = "foresight",
-          value_parser = clap::value_parser!(u16).range(1..=4096).map(usize::from))]
-    pub beam: usize,
-    /// Boards foresight evaluates per decision at most (its work budget).
-    #[arg(long, default_value_t = ForesightConfig::default().work, requires = "foresight",
-          value_parser = clap::value_parser!(u64).range(1..))]
-    pub foresight_work: u64,
-}
-
-impl Default for SearchArgs {
-    fn default() -> Self {
-        let config = ForesightConfig::default();
-        Self {
-            work: None,
-            foresight: false,
-            foresight_depth: config.depth,
-            beam: config.beam,
-            foresight_work: config.work,
-        }
-    }
-}
-
-impl SearchArgs {
-    /// The fair search's limit.
-    pub fn budget(&self) -> Budget {
-        Budget::work(self.work)
-    }
-
-    /// The foresight search these options ask for (`None`: fair play).
-    pub fn config(&self) -> Option<ForesightConfig> {
-        self.foresight.then_some(ForesightConfig {
-            depth: self.foresight_depth,
-            beam: self.beam,
-            work: self.foresight_work,
-            time: None,
-        })
-    }
-}
-
-/// `strategy` with foresight when `config` asks for it.
-pub fn foresee(strategy: Box<dyn Strategy>, config: Option<ForesightConfig>) -> Box<dyn Strategy> {
-    match config {
-        Some(config) => Box::new(Foresight::new(strategy, config)),
-        None => strategy,
-    }
-}
-
-/// `--rules`: one of the rule-set names, listed in the help and in the error for anything else.
-pub fn rules_parser() -> impl TypedValueParser<Value = RuleSet> {
-    PossibleValuesParser::new(RULE_SET_NAMES).try_map(|name| name.parse::<RuleSet>())
 }
 
 /// `--objective`: `survive` or `score`, listed in the help and in the error for anything else.
@@ -150,11 +45,22 @@ pub struct GameConfig {
 impl Default for GameConfig {
     /// The real game in fast mode.
     fn default() -> Self {
-        SimGameArgs::default().config()
+        Self::of(&PlayerSpec::default())
     }
 }
 
 impl GameConfig {
+    /// The game `spec`'s player plays: its rules, its input, its questions carrying the
+    /// generator when it has foresight.
+    pub fn of(spec: &PlayerSpec) -> Self {
+        Self {
+            rules: spec.rules,
+            input: spec.input,
+            timed: false,
+            foresight: spec.foresight,
+        }
+    }
+
     /// The reference's conditions in fast mode.
     pub fn reference() -> Self {
         Self {
@@ -228,7 +134,8 @@ pub fn rate(strategy: &mut dyn Strategy, seed: u64, columns: u64, config: GameCo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use magic_jewelry::engine::{strategy_by_name, Weights};
+    use magic_jewelry_engine::player::Evaluation;
+    use magic_jewelry_engine::{strategy_by_name, ForesightConfig, StrategySpec, Weights};
 
     fn smart_published(rules: RuleSet, seed: u64, columns: u64) -> Stats {
         let mut smart = strategy_by_name("smart", &Weights::PUBLISHED).unwrap();
@@ -279,14 +186,19 @@ mod tests {
             foresight: true,
             ..GameConfig::default()
         };
-        let smart = strategy_by_name("smart", &Weights::PUBLISHED).unwrap();
-        let search = ForesightConfig {
-            depth: 4,
-            beam: 8,
-            work: 2_000,
-            time: None,
+        let spec = PlayerSpec {
+            strategy: StrategySpec::Smart,
+            evaluation: Evaluation::Published,
+            foresight: true,
+            lookahead: ForesightConfig {
+                depth: 4,
+                beam: 8,
+                work: 2_000,
+                time: None,
+            },
+            ..PlayerSpec::default()
         };
-        let mut foresight = foresee(smart, Some(search));
+        let mut foresight = spec.build();
         let mut stats = Stats::default();
         play(foresight.as_mut(), 1, 2000, config, &mut stats, |_| {});
         let fair = smart_published(RuleSet::Real, 1, 2000);
@@ -327,44 +239,11 @@ mod tests {
         );
     }
 
-    #[test]
-    fn the_rules_flag_is_checked() {
-        use clap::Parser;
-        #[derive(Parser)]
-        struct Cli {
-            #[command(flatten)]
-            game: SimGameArgs,
-        }
-        let parsed = Cli::try_parse_from(["sim", "--rules", "reference"]).unwrap();
-        assert_eq!(parsed.game.rules, RuleSet::Reference);
-        assert_eq!(
-            Cli::try_parse_from(["sim"]).unwrap().game,
-            SimGameArgs::default()
-        );
-        let error = Cli::try_parse_from(["sim", "--rules", "arcade"])
-            .err()
-            .unwrap()
-            .to_string();
-        assert!(
-            error.contains("arcade") && error.contains("reference"),
-            "{error}"
-        );
-        assert!(Cli::try_parse_from(["sim", "--tap-interval", "0"]).is_err());
-        // 1 is fast mode, the default; 2 and up are normal mode at that pace.
-        let pace = |n| SimGameArgs {
-            tap_interval: n,
-            ..SimGameArgs::default()
-        };
-        assert_eq!(SimGameArgs::default().input(), InputModel::FAST);
-        assert_eq!(pace(2).input(), InputModel::normal(2));
-        assert_ne!(pace(1).input(), pace(2).input());
-    }
-
     /// The boards after every column of a game of the player's strategy within `budget`.
-    fn boards_within(budget: magic_jewelry::engine::Budget) -> Vec<magic_jewelry::engine::Board> {
-        let mut deep = magic_jewelry::engine::strategy_with(
+    fn boards_within(budget: magic_jewelry_engine::Budget) -> Vec<magic_jewelry_engine::Board> {
+        let mut deep = magic_jewelry_engine::strategy_with(
             "deep",
-            magic_jewelry::engine::AnyEvaluator::default(),
+            magic_jewelry_engine::AnyEvaluator::default(),
         )
         .unwrap();
         deep.set_budget(budget);
@@ -385,7 +264,7 @@ mod tests {
     /// from one without a budget), and a budget never reached changes nothing.
     #[test]
     fn a_work_budget_repeats_exactly_under_load() {
-        use magic_jewelry::engine::Budget;
+        use magic_jewelry_engine::Budget;
         use std::sync::atomic::{AtomicBool, Ordering};
         let work = Budget::work(Some(1500));
         let quiet = boards_within(work);

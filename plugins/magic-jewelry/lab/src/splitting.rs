@@ -16,8 +16,8 @@
 //! its own splitting) give the interval.
 
 use crate::horizon::{play_column, Step};
-use magic_jewelry::engine::rules::board::VISIBLE_ROWS;
-use magic_jewelry::engine::{reachable, Game, InputModel, Question, RuleSet, Strategy};
+use magic_jewelry_engine::rules::board::VISIBLE_ROWS;
+use magic_jewelry_engine::{reachable, Game, InputModel, Question, RuleSet, Strategy};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -519,12 +519,13 @@ mod tests {
     /// The one-column greedy search with `share` of its placements at random.
     fn weakened_greedy(share: f64) -> Box<dyn Player> {
         Box::new(Mixed {
-            strategy: crate::build_strategy(
-                magic_jewelry::engine::StrategySpec::Simple,
-                &magic_jewelry::engine::AnyEvaluator::for_rules(RuleSet::Reference),
-                RuleSet::Reference,
-                magic_jewelry::engine::Objective::Survive,
-            ),
+            strategy: magic_jewelry_engine::PlayerSpec {
+                strategy: magic_jewelry_engine::StrategySpec::Simple,
+                rules: RuleSet::Reference,
+                ..magic_jewelry_engine::PlayerSpec::default()
+                    .with_budget(magic_jewelry_engine::Budget::UNLIMITED)
+            }
+            .build(),
             random_share: share,
         })
     }

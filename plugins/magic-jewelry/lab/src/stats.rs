@@ -2,8 +2,8 @@
 //! clears, chains, game overs, and what the real game adds: points, wild columns, the levels
 //! reached and the columns played at each fall speed; mergeable across chunks.
 
-use magic_jewelry::engine::{Counters, Turn};
 use magic_jewelry::stats::{Chains, DecisionTimes};
+use magic_jewelry_engine::{Counters, Turn};
 use serde::Serialize;
 use std::time::Duration;
 

@@ -9,13 +9,15 @@
 //!
 //! Weights at 0 move by a small absolute step, so extra features can switch on.
 
+use super::player_args::{GameKnobs, PlayerArgs};
 use super::runner::{rate, GameConfig, SimGameArgs};
-use super::{build_strategy, mix_seed, progress, with_threads};
+use super::{mix_seed, progress, with_threads};
 use crate::args::Workers;
 use crate::outputs::TrainingFiles;
 use anyhow::{bail, Context};
-use magic_jewelry::engine::eval::weights::{Weights, MAX_WEIGHT, WEIGHT_COUNT, WEIGHT_NAMES};
-use magic_jewelry::engine::{AnyEvaluator, Objective, StrategySpec};
+use jewelbot_plugin::files;
+use magic_jewelry_engine::eval::weights::{Weights, MAX_WEIGHT, WEIGHT_COUNT, WEIGHT_NAMES};
+use magic_jewelry_engine::{AnyEvaluator, Budget, Objective, PlayerSpec, StrategySpec};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -36,6 +38,9 @@ pub struct Args {
     pub ai: StrategySpec,
     #[command(flatten)]
     pub game: SimGameArgs,
+    /// The rules and the pace of presses of the games rated.
+    #[command(flatten)]
+    pub player: PlayerArgs<GameKnobs>,
     #[arg(long, value_enum, default_value_t = Method::Hill)]
     pub method: Method,
     /// Outer iterations (a new sequence each).
@@ -58,18 +63,28 @@ pub struct Args {
     pub workers: Workers,
 }
 
+/// The player whose weights are trained: the strategy, playing to survive with no limit on a
+/// decision, so that a rating is of the weights alone.
+fn trainee(args: &Args) -> PlayerSpec {
+    PlayerSpec {
+        strategy: args.ai,
+        objective: Objective::Survive,
+        ..args.player.spec.clone().with_budget(Budget::UNLIMITED)
+    }
+}
+
 /// Rates weights on one sequence (lower is better).
-fn rating(ai: StrategySpec, weights: &Weights, config: GameConfig, seed: u64, columns: u64) -> u64 {
-    let evaluation = AnyEvaluator::features_for(weights, config.rules);
-    let mut strategy = build_strategy(ai, &evaluation, config.rules, Objective::Survive);
-    rate(strategy.as_mut(), seed, columns, config)
+fn rating(trainee: &PlayerSpec, weights: &Weights, seed: u64, columns: u64) -> u64 {
+    let evaluation = AnyEvaluator::features_for(weights, trainee.rules);
+    let mut strategy = trainee.build_with(evaluation);
+    rate(strategy.as_mut(), seed, columns, GameConfig::of(trainee))
 }
 
 fn rate_all(args: &Args, population: &[Weights], seed: u64, columns: u64) -> Vec<u64> {
-    let config = args.game.config();
+    let trainee = trainee(args);
     population
         .par_iter()
-        .map(|w| rating(args.ai, w, config, seed, columns))
+        .map(|w| rating(&trainee, w, seed, columns))
         .collect()
 }
 
@@ -151,7 +166,7 @@ impl Run<'_> {
     /// Writes the weights found so far and logs the iteration.
     fn iteration_done(&self, w: &Weights, line: String) -> anyhow::Result<()> {
         let out = &self.args.files.out;
-        w.save(out)
+        files::write_file(out, w.to_file_text().as_bytes(), true)
             .with_context(|| format!("saving {}", out.display()))?;
         log(self.bar, line);
         self.bar.inc(1);
@@ -166,7 +181,7 @@ fn hill(run: &mut Run, start: Weights) -> anyhow::Result<Weights> {
     for iteration in 0..args.iterations {
         let (columns, seed) = run.sequence(iteration);
         let rng = &mut run.rng;
-        let mut r = rating(args.ai, &w, args.game.config(), seed, columns);
+        let mut r = rating(&trainee(args), &w, seed, columns);
         let rounds = rng.random_range(5..=11);
         let before = r;
         for _ in 0..rounds {
@@ -185,7 +200,7 @@ fn hill(run: &mut Run, start: Weights) -> anyhow::Result<Weights> {
             &w,
             format!(
                 "iteration {iteration} ({} rules): {columns} columns, mean jewels {:.4} -> {:.4}; {}",
-                args.game.rules,
+                args.player.spec.rules,
                 before as f64 / columns as f64,
                 r as f64 / columns as f64,
                 describe(&w)
@@ -233,7 +248,7 @@ fn cem(run: &mut Run, start: Weights) -> anyhow::Result<Weights> {
         best = Weights::from_vector(mean);
         run.iteration_done(&best, format!(
             "iteration {iteration} ({} rules): {columns} columns, mean jewels: old mean {:.4}, best sample {:.4}; {}",
-            args.game.rules,
+            args.player.spec.rules,
             ratings[0] as f64 / columns as f64,
             ratings[order[0]] as f64 / columns as f64,
             describe(&best)
@@ -273,7 +288,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
     writeln!(
         out,
         "trained under the {} rules; written to {}",
-        args.game.rules,
+        args.player.spec.rules,
         args.files.out.display()
     )?;
     Ok(())
@@ -298,10 +313,8 @@ mod tests {
                 out,
                 force: false,
             },
-            game: SimGameArgs {
-                seed: 4,
-                ..SimGameArgs::default()
-            },
+            game: SimGameArgs { seed: 4 },
+            player: PlayerArgs::default(),
             workers: Workers {
                 threads: 2,
                 quiet: true,

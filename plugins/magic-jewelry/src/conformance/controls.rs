@@ -2,10 +2,10 @@
 //! and frame counts as the real game's recordings show them.
 
 use super::driver::{ensure, Check, Driver, Fact, FIRST_SPEED};
-use crate::engine::GameGenerator;
 use crate::game_view::Grid;
 use crate::memory_map as map;
 use jewelbot_plugin::Buttons;
+use magic_jewelry_engine::GameGenerator;
 
 /// The first columns (top, middle, bottom) after an all-zero power-on.
 pub const FIRST_COLUMNS: [[u8; 3]; 5] = [[5, 1, 2], [2, 4, 3], [3, 2, 1], [4, 4, 1], [1, 2, 4]];

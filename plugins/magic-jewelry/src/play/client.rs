@@ -5,8 +5,7 @@
 
 use super::stats::PlayerStats;
 use super::worker::{Answer, Heard, MakeStrategy, Worker};
-use crate::engine::{Budget, Foresight, ForesightConfig, Question};
-use std::sync::Arc;
+use magic_jewelry_engine::{Budget, Question};
 use std::time::{Duration, Instant};
 
 /// A question in the worker's hands.
@@ -31,8 +30,6 @@ pub enum Waited {
 /// The search, as the player sees it.
 pub struct SearchClient {
     worker: Worker,
-    /// Makes the fair strategy the worker's [`Foresight`] wraps.
-    make_fair: MakeStrategy,
     strategy_name: &'static str,
     budget: Budget,
     next_id: u64,
@@ -44,13 +41,12 @@ pub struct SearchClient {
 }
 
 impl SearchClient {
-    /// A search with strategies from `make_fair`, wrapped in [`Foresight`] with `config`.
-    pub fn new(make_fair: MakeStrategy, config: ForesightConfig) -> Self {
-        let mut worker = Worker::new(Self::make_foresight(&make_fair, config));
+    /// A search with strategies from `make`.
+    pub fn new(make: MakeStrategy) -> Self {
+        let mut worker = Worker::new(make);
         let (strategy_name, budget) = worker.describe();
         Self {
             worker,
-            make_fair,
             strategy_name,
             budget,
             next_id: 0,
@@ -58,17 +54,6 @@ impl SearchClient {
             heard: Vec::new(),
             last_decision: Duration::ZERO,
         }
-    }
-
-    fn make_foresight(make_fair: &MakeStrategy, config: ForesightConfig) -> MakeStrategy {
-        let make_fair = Arc::clone(make_fair);
-        Arc::new(move || Box::new(Foresight::new(make_fair(), config)))
-    }
-
-    /// A new search thread with `config` for foresight; what was asked is dropped.
-    pub fn set_foresight_config(&mut self, config: ForesightConfig) {
-        self.worker = Worker::new(Self::make_foresight(&self.make_fair, config));
-        self.drop_questions();
     }
 
     pub fn strategy_name(&self) -> &'static str {

@@ -4,11 +4,9 @@
 //! offsets are tried and only a unique match is accepted); otherwise none, and the player plays
 //! fair. A wrong plan is never made from a state that does not fit what the screen shows.
 
-use crate::engine::{Column, ForesightConfig, GameGenerator};
 use crate::game_view::GameView;
+use magic_jewelry_engine::{Column, GameGenerator};
 use std::fmt;
-
-use super::parameters::FORESIGHT_TIME;
 
 /// Generator columns remembered for pinning: 48 jewels are far more than 2,048 offsets need.
 const REMEMBERED: usize = 16;
@@ -50,7 +48,8 @@ impl fmt::Display for ForesightStatus {
 pub struct Lookahead {
     /// Read the generator from RAM and look ahead.
     pub on: bool,
-    pub config: ForesightConfig,
+    /// Columns the search looks ahead when it is given the generator.
+    pub depth: usize,
     pub status: ForesightStatus,
     /// The generator's columns seen, for pinning its state when RAM's does not fit.
     pub seen: SeenColumns,
@@ -60,23 +59,19 @@ pub struct Lookahead {
     pub generator: Option<GameGenerator>,
 }
 
-impl Default for Lookahead {
-    fn default() -> Self {
+impl Lookahead {
+    /// Off, looking `depth` columns ahead once on.
+    pub fn looking(depth: usize) -> Self {
         Self {
             on: false,
-            config: ForesightConfig {
-                time: Some(FORESIGHT_TIME),
-                ..ForesightConfig::default()
-            },
+            depth,
             status: ForesightStatus::Off,
             seen: SeenColumns::default(),
             spawned: true,
             generator: None,
         }
     }
-}
 
-impl Lookahead {
     pub fn set_on(&mut self, on: bool) {
         self.on = on;
         if !on {
@@ -108,8 +103,8 @@ impl Lookahead {
         self.generator = if self.on {
             let reading = read(view.generator, next, &self.seen);
             self.status = match reading {
-                Reading::Checked(_) => ForesightStatus::Checked(self.config.depth),
-                Reading::Pinned(_) => ForesightStatus::Pinned(self.config.depth),
+                Reading::Checked(_) => ForesightStatus::Checked(self.depth),
+                Reading::Pinned(_) => ForesightStatus::Pinned(self.depth),
                 Reading::Unknown => ForesightStatus::Unknown,
             };
             reading.generator()

@@ -3,7 +3,7 @@
 
 use super::injector::Injector;
 use super::plan::Plan;
-use crate::engine::FallState;
+use magic_jewelry_engine::FallState;
 
 pub use super::parameters::MAX_REPLANS;
 

@@ -3,9 +3,9 @@
 
 use super::plan::Plan;
 use super::stats::PlayerStats;
-use crate::engine::rules::board::WIDTH;
-use crate::engine::{Column, FallState};
 use jewelbot_plugin::Buttons;
+use magic_jewelry_engine::rules::board::WIDTH;
+use magic_jewelry_engine::{Column, FallState};
 
 /// What the column looks like in RAM, as far as the injector checks it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,7 +99,7 @@ impl Injector {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Timeline;
+    use magic_jewelry_engine::Timeline;
     use std::time::Duration;
 
     fn plan(frames: &[Buttons], x: u8, jewels: Column) -> Plan {

@@ -24,18 +24,18 @@ pub use foresight::ForesightStatus;
 pub use mode::{AfterGameOver, Mode};
 pub use stats::PlayerStats;
 
-use crate::engine::rules::board::WIDTH;
-use crate::engine::rules::scoring::MAX_COMBO;
-use crate::engine::{
-    reachable, AnyEvaluator, Board, Budget, Column, ColumnGenerator, Counters, FallState,
-    ForesightConfig, GameGenerator, Objective, Question, RuleSet, Strategy, StrategySpec,
-};
 use crate::game_view::{GameView, Phase};
 use client::{SearchClient, Waited};
 use foresight::{Lookahead, SeenColumns};
 use hand::{Hand, MAX_REPLANS};
 use injector::{Seen, Step};
 use jewelbot_plugin::Buttons;
+use magic_jewelry_engine::rules::board::WIDTH;
+use magic_jewelry_engine::rules::scoring::MAX_COMBO;
+use magic_jewelry_engine::{
+    reachable, Board, Budget, Column, ColumnGenerator, Counters, FallState, GameGenerator,
+    PlayerSpec, Question, RuleSet, Strategy,
+};
 use parameters::{RECOVERY_HOLD_FRAMES, STUCK_FRAMES};
 use plan::Plan;
 use serde::{Deserialize, Serialize};
@@ -95,13 +95,30 @@ enum Outcome {
 }
 
 impl Player {
+    /// The player `spec` describes, pressing in `mode` (the description's budget, foresight
+    /// and how far it looks; its strategy built by [`PlayerSpec::build_switchable`], so that
+    /// foresight switches as it plays, and built again if the search thread dies).
+    pub fn new(spec: &PlayerSpec, mode: Mode) -> Self {
+        let make = {
+            let spec = spec.clone();
+            move || spec.build_switchable()
+        };
+        let mut player = Self::with_search(make, mode, spec.lookahead.depth);
+        player.set_foresight(spec.foresight);
+        player.set_budget(spec.budget());
+        player
+    }
+
     /// A player deciding with strategies from `make` (called again if the search thread dies),
-    /// wrapped to search the known columns when foresight gives it them.
-    pub fn new(make: impl Fn() -> Box<dyn Strategy> + Send + Sync + 'static, mode: Mode) -> Self {
-        let lookahead = Lookahead::default();
+    /// which should look `depth` columns ahead when a question carries the generator.
+    pub fn with_search(
+        make: impl Fn() -> Box<dyn Strategy> + Send + Sync + 'static,
+        mode: Mode,
+        depth: usize,
+    ) -> Self {
         Self {
-            search: SearchClient::new(Arc::new(make), lookahead.config),
-            lookahead,
+            search: SearchClient::new(Arc::new(make)),
+            lookahead: Lookahead::looking(depth),
             hand: Hand::default(),
             mode,
             after_game_over: AfterGameOver::default(),
@@ -113,31 +130,14 @@ impl Player {
         }
     }
 
-    /// A player using the strategy `spec` for `objective`.
-    pub fn with_strategy(
-        spec: StrategySpec,
-        evaluation: &AnyEvaluator,
-        mode: Mode,
-        objective: Objective,
-    ) -> Self {
-        let evaluation = evaluation.clone();
-        Self::new(move || spec.build(evaluation.clone(), objective), mode)
-    }
-
     /// Switches foresight: the generator state is read from RAM and the known columns are
-    /// searched ([`crate::engine::Foresight`]); off, the player sees what a person sees.
+    /// searched ([`magic_jewelry_engine::Foresight`]); off, the player sees what a person sees.
     pub fn set_foresight(&mut self, on: bool) {
         self.lookahead.set_on(on);
     }
 
     pub fn foresight(&self) -> bool {
         self.lookahead.on
-    }
-
-    /// How far foresight searches (a new search thread takes it).
-    pub fn set_foresight_config(&mut self, config: ForesightConfig) {
-        self.lookahead.config = config;
-        self.search.set_foresight_config(config);
     }
 
     /// What foresight did at the last decision.

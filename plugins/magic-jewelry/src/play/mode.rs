@@ -1,7 +1,7 @@
 //! How the player presses buttons (normal or fast) and what it does when a game ends.
 
-use crate::engine::InputModel;
 use jewelbot_plugin::Buttons;
+use magic_jewelry_engine::InputModel;
 use std::fmt;
 
 /// How the AI presses buttons.

@@ -1,16 +1,9 @@
 //! Every tunable of the player, in one place, with why it has its value.
 
-use std::time::Duration;
-
 /// Re-plans of one column before the player gives up on it and lets it fall: a column that
 /// misses its plan eight times is in a state the input model does not know, and pressing on
 /// makes it worse.
 pub const MAX_REPLANS: u32 = 8;
-
-/// The most a foresight decision takes, with a time budget, before it settles for the depth it
-/// reached: the work budget alone takes some 4-8 ms on a desktop core, and a decision made
-/// ahead has the whole fall of the column before to finish.
-pub const FORESIGHT_TIME: Duration = Duration::from_millis(12);
 
 /// Frames of RAM that no state of the game explains after which the player presses its way
 /// out: a torn frame or a poke passes in a frame or two, while a game-over screen whose fill

@@ -1,7 +1,7 @@
 //! A decision the player is carrying out: where the column goes and the timeline that gets it
 //! there.
 
-use crate::engine::{Choice, Column, Decision, FallState, Timeline};
+use magic_jewelry_engine::{Choice, Column, Decision, FallState, Timeline};
 use std::time::Duration;
 
 /// Where the current column goes and the buttons that take it there.
@@ -22,7 +22,7 @@ pub struct Plan {
     pub candidates: Vec<Choice>,
     /// Where the next column would go on the board this one leaves.
     pub next: Option<Choice>,
-    /// Why the choice won, in one line ([`crate::engine::Explanation`]), and in a few words
+    /// Why the choice won, in one line ([`magic_jewelry_engine::Explanation`]), and in a few words
     /// for the status panel.
     pub explanation: Option<String>,
     pub short_explanation: Option<String>,

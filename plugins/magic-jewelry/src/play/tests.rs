@@ -2,9 +2,9 @@
 //! search, decisions made ahead.
 
 use super::*;
-use crate::engine;
 use crate::game_view::FallingColumn;
 use crate::memory_map as map;
+use magic_jewelry_engine::{self as engine, AnyEvaluator, ForesightConfig, StrategySpec};
 use std::time::Instant;
 
 fn view(phase_bytes: &[(u16, u8)]) -> GameView {
@@ -20,12 +20,11 @@ fn view(phase_bytes: &[(u16, u8)]) -> GameView {
 }
 
 fn player() -> Player {
-    Player::with_strategy(
-        StrategySpec::Simple,
-        &AnyEvaluator::default(),
-        Mode::Fast,
-        Objective::Survive,
-    )
+    let spec = PlayerSpec {
+        strategy: StrategySpec::Simple,
+        ..PlayerSpec::default()
+    };
+    Player::new(&spec, Mode::Fast)
 }
 
 fn presses(player: &mut Player, view: &GameView, frames: u32) -> Vec<Buttons> {
@@ -159,7 +158,7 @@ fn a_panicking_search_is_restarted() {
     use std::sync::atomic::{AtomicU32, Ordering};
     let made = Arc::new(AtomicU32::new(0));
     let counter = Arc::clone(&made);
-    let mut player = Player::new(
+    let mut player = Player::with_search(
         move || {
             let first = counter.fetch_add(1, Ordering::Relaxed) == 0;
             Box::new(Fragile {
@@ -169,6 +168,7 @@ fn a_panicking_search_is_restarted() {
             })
         },
         Mode::Fast,
+        1,
     );
     let view = falling();
     let pressed = presses(&mut player, &view, 3);

@@ -4,9 +4,9 @@
 //! under control whose timer wrapped to 0 where it stood, and a frame that ends halfway through
 //! drawing a new column counts as the spawn it is.
 
-use crate::engine::SPAWN_X;
 use crate::game_view::{FallingColumn, GameView, Phase, CLEAR_TIMER_START};
 use crate::memory_map::COUNTER_DIGITS;
+use magic_jewelry_engine::SPAWN_X;
 
 /// Running counts of one session of play.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

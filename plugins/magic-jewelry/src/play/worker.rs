@@ -3,7 +3,7 @@
 //! panic in the search) is noticed by its channels and started again with a fresh strategy; if
 //! no thread can be started, the worker answers on the caller's thread instead.
 
-use crate::engine::{Budget, Decision, Explanation, Question, RuleSet, Strategy};
+use magic_jewelry_engine::{Budget, Decision, Explanation, Question, RuleSet, Strategy};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};

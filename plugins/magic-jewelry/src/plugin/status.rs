@@ -27,7 +27,7 @@ pub(super) fn show(
             "AI plays: {}, {} mode, {} objective, {}",
             player.strategy_name(),
             player.mode(),
-            plugin.settings.objective,
+            plugin.settings.player.objective,
             player.foresight_status()
         )
     } else {

@@ -1,9 +1,9 @@
 //! The plug-in through its interface: options, panics, edge values in every real frame.
 
 use super::*;
-use crate::engine::Objective;
 use crate::memory_map as map;
 use jewelbot_plugin::FrameOutcome;
+use magic_jewelry_engine::Objective;
 use proptest::prelude::*;
 
 fn attached() -> MagicJewelryPlugin {
@@ -122,8 +122,8 @@ fn foresight_and_the_score_objective_go_together() {
             let value = if option == "foresight" { "on" } else { "score" };
             plugin.set_option(option, value).expect(option);
         }
-        assert_eq!(plugin.settings.objective, Objective::Score);
-        assert!(plugin.settings.foresight);
+        assert_eq!(plugin.settings.player.objective, Objective::Score);
+        assert!(plugin.settings.player.foresight);
     }
 }
 
@@ -140,7 +140,7 @@ fn edge_values_in_every_real_frame_never_panic_the_plug_in() {
         [0, WILD_, 0],
         [map::WILD_LANDED; 3],
     ];
-    const WILD_: u8 = crate::engine::WILD;
+    const WILD_: u8 = magic_jewelry_engine::WILD;
     let frames = real_frames();
     let mut plugin = attached();
     plugin.set_option("mode", "fast").expect("a mode");

@@ -1,11 +1,11 @@
 //! `horizon`'s options: the real game's starts, and the reference rules' estimate.
 
 use crate::args::Workers;
-use crate::runner::{objective_parser, rules_parser, SearchArgs};
+use crate::player_args::PlayerArgs;
 use crate::splitting;
 use crate::PLAYER;
 use clap::builder::TypedValueParser;
-use magic_jewelry::engine::{GameGenerator, Objective, RuleSet};
+use magic_jewelry_engine::GameGenerator;
 use std::path::PathBuf;
 
 /// The most columns one start may play by default before it is called undecided: some 14
@@ -28,20 +28,15 @@ pub struct Args {
     /// or NAME@FILE.
     #[arg(long, default_value = PLAYER, value_parser = crate::args::ai)]
     pub ai: String,
-    /// What the AI plays for.
-    #[arg(long, default_value = "survive", value_parser = objective_parser())]
-    pub objective: Objective,
-    /// The rules: `real` proves (a finite game, so a cycle or a game over); `reference`
-    /// (uniform, independent colours: no cycle) estimates the mean columns to game over with
-    /// its 95% interval by multilevel splitting.
-    #[arg(long, default_value = "real", value_parser = rules_parser())]
-    pub rules: RuleSet,
+    /// The player's other settings. Under `--rules real` it proves (a finite game, so a cycle
+    /// or a game over); under `--rules reference` (uniform, independent colours: no cycle) it
+    /// estimates the mean columns to game over with its 95% interval by multilevel splitting.
+    /// The proof needs a player that decides the same way every time: a work budget (by
+    /// default the player's 3,000 boards a decision).
+    #[command(flatten)]
+    pub player: PlayerArgs,
     #[command(flatten)]
     pub splitting: SplittingArgs,
-    /// The search's work budget and foresight (`--work` defaults to the player's 3,000 boards
-    /// a decision here: the proof needs a player that decides the same way every time).
-    #[command(flatten)]
-    pub search: SearchArgs,
     /// The generator's state the game starts from (its first two columns are made from it;
     /// decimal or 0x hex; default: the all-zero power-on's, 0xADAD).
     #[arg(long, value_name = "S", value_parser = generator_state, conflicts_with_all = ["starts", "every_start"])]
@@ -102,7 +97,7 @@ impl Args {
             ("--results", self.results.is_some()),
             ("--checkpoint", self.checkpoint.is_some()),
             ("--checkpoint-every", self.checkpoint_every.is_some()),
-            ("--foresight", self.search.foresight),
+            ("--foresight", self.player.spec.foresight),
         ];
         given
             .into_iter()

@@ -26,7 +26,7 @@
 //! run stops before any start plays: nothing is lost, and removing the start's files plays it
 //! from its beginning.
 
-use super::settings::{differences, readable, FORMAT};
+use super::settings::{differences, readable, same, FORMAT};
 use super::state::{Fnv, MOST_JEWELS};
 use super::{Blind, Fate, Lesson, Progress, Repeat, SpawnState, Step, MOST_MAX_COLUMNS};
 use anyhow::{bail, Context};
@@ -34,8 +34,8 @@ use flate2::read::{GzDecoder, MultiGzDecoder};
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use jewelbot_plugin::files;
-use magic_jewelry::engine::rules::board::WIDTH;
-use magic_jewelry::engine::{Board, Counters, Game};
+use magic_jewelry_engine::rules::board::WIDTH;
+use magic_jewelry_engine::{Board, Counters, Game};
 use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -492,7 +492,7 @@ impl Checkpoints {
                 path.display()
             );
         }
-        if header.horizon_checkpoint != self.settings {
+        if !same(&header.horizon_checkpoint, &self.settings) {
             bail!(
                 "{} is a checkpoint of other settings ({}); it is kept: give another \
                  --checkpoint folder",
@@ -788,7 +788,7 @@ impl Checkpoints {
                     path.display()
                 );
             }
-            if header.horizon_lessons != self.settings {
+            if !same(&header.horizon_lessons, &self.settings) {
                 bail!(
                     "{} holds the lessons of other settings ({}); it is kept: give another \
                      --checkpoint folder",
@@ -855,18 +855,21 @@ impl Checkpoints {
 mod tests {
     use super::*;
 
-    use magic_jewelry::engine::{InputModel, Objective, RuleSet};
+    use magic_jewelry_engine::{Budget, InputModel, PlayerSpec, StrategySpec};
+
+    /// `simple` with the real rules' built-in value, with no limit on a decision.
+    fn simple_player() -> Box<dyn magic_jewelry_engine::Strategy> {
+        PlayerSpec {
+            strategy: StrategySpec::Simple,
+            ..PlayerSpec::default().with_budget(Budget::UNLIMITED)
+        }
+        .build()
+    }
 
     /// The first `columns` columns of `simple`'s game from `start`: a state and a step each,
     /// and the game after them.
     fn progress(start: u16, columns: u16) -> (Progress, Game) {
-        let ai = crate::parse_ai("simple", None, RuleSet::Real).expect("simple");
-        let mut strategy = crate::build_strategy(
-            ai.strategy,
-            &ai.evaluation,
-            RuleSet::Real,
-            Objective::Survive,
-        );
+        let mut strategy = simple_player();
         let mut choose = super::super::choices_of(strategy.as_mut());
         let mut game = Game::from_generator_state(start);
         let mut progress = Progress::default();
@@ -1201,13 +1204,7 @@ mod tests {
                     read += 1;
                     // And played on from, without a panic.
                     let played_on = std::panic::catch_unwind(|| {
-                        let ai = crate::parse_ai("simple", None, RuleSet::Real).expect("simple");
-                        let mut strategy = crate::build_strategy(
-                            ai.strategy,
-                            &ai.evaluation,
-                            RuleSet::Real,
-                            Objective::Survive,
-                        );
+                        let mut strategy = simple_player();
                         let mut choose = super::super::choices_of(strategy.as_mut());
                         let (progress, mut now) = loaded;
                         for _ in 0..5 {

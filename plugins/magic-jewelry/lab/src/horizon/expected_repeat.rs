@@ -148,7 +148,7 @@ fn share_of_equal_pairs<'a>(counts: impl Iterator<Item = &'a u64>, n: u64) -> f6
 #[cfg(test)]
 mod tests {
     use super::*;
-    use magic_jewelry::engine::{Board, Column};
+    use magic_jewelry_engine::{Board, Column};
 
     fn state(board: &str, cycle_position: u16) -> SpawnState {
         SpawnState {

@@ -39,11 +39,9 @@ pub use reference::{reference_report, ReferenceReport};
 pub use state::{Blind, SpawnState};
 
 use crate::command::Stop;
-use crate::runner::foresee;
-use crate::{build_strategy, parse_ai, progress, with_threads};
+use crate::{progress, with_threads};
 use checkpoint::Checkpoints;
-use magic_jewelry::engine::search::parameters::LOCKSTEP_WORK;
-use magic_jewelry::engine::{Budget, Game, GameGenerator, Objective, RuleSet};
+use magic_jewelry_engine::{Game, GameGenerator, Objective, PlayerSpec, RuleSet};
 use rayon::prelude::*;
 use results_file::{Kind, ResultsFile};
 use serde::Serialize;
@@ -71,6 +69,27 @@ pub struct Report {
     /// Starts a stop left before they were decided.
     pub stopped: usize,
     pub seconds: f64,
+}
+
+/// The player of the real game's proof that `args` describe: it must decide the same way every
+/// time.
+fn real_player(args: &Args) -> anyhow::Result<PlayerSpec> {
+    let spec = args
+        .player
+        .spec
+        .named(&args.ai)
+        .map_err(anyhow::Error::msg)?
+        .spec;
+    let budget = spec.budget();
+    if !budget.is_deterministic() {
+        anyhow::bail!(
+            "the proof needs a player that decides the same way every time, not {budget}"
+        );
+    }
+    Ok(PlayerSpec {
+        rules: RuleSet::Real,
+        ..spec
+    })
 }
 
 /// The starts `args` asks for.
@@ -116,24 +135,16 @@ fn horizon_report(args: &Args, stop: &Stop) -> anyhow::Result<(Report, Option<an
         );
     }
     let max_columns = args.max_columns();
-    let ai = parse_ai(&args.ai, None, RuleSet::Real)?;
-    let work = args.search.work.unwrap_or(LOCKSTEP_WORK);
-    let foresight = args.search.config();
-    let player = || {
-        let mut strategy = foresee(
-            build_strategy(ai.strategy, &ai.evaluation, RuleSet::Real, args.objective),
-            foresight,
-        );
-        strategy.set_budget(Budget::work(Some(work)));
-        strategy.set_rules(RuleSet::Real);
-        strategy
-    };
+    let spec = real_player(args)?;
+    let player = || spec.build();
+    let work = spec.budget().work.unwrap_or(0);
     let settings = serde_json::json!({
         "ai": args.ai,
-        "objective": args.objective,
+        "objective": spec.objective,
         "work": work,
-        "foresight": format!("{foresight:?}"),
+        "foresight": format!("{:?}", spec.foresight.then_some(spec.lookahead)),
         "player": player_fingerprint(&mut choices_of(player().as_mut())),
+        "description": spec.description(),
         "max_columns": max_columns,
     });
     let mut file = args
@@ -166,7 +177,7 @@ fn horizon_report(args: &Args, stop: &Stop) -> anyhow::Result<(Report, Option<an
                 map.remove("max_columns");
             }
             let every = std::time::Duration::from_secs(args.checkpoint_every());
-            Some(Checkpoints::open(dir, kept, every)?.with_blind(Blind::of(args.objective)))
+            Some(Checkpoints::open(dir, kept, every)?.with_blind(Blind::of(spec.objective)))
         }
         None => None,
     };
@@ -191,7 +202,7 @@ fn horizon_report(args: &Args, stop: &Stop) -> anyhow::Result<(Report, Option<an
         "horizon",
     );
     let began = Instant::now();
-    let known = Known::new(Blind::of(args.objective), KEEP_ONE_IN);
+    let known = Known::new(Blind::of(spec.objective), KEEP_ONE_IN);
     if let Some(checkpoints) = &checkpoints {
         known.insert(&checkpoints.load_lessons()?);
     }
@@ -292,10 +303,15 @@ fn horizon_report(args: &Args, stop: &Stop) -> anyhow::Result<(Report, Option<an
     }
     let report = Report {
         resumed: held.len(),
-        ai: format!("{} ({:?} with {})", ai.label, ai.strategy, ai.source),
-        objective: args.objective,
+        ai: format!(
+            "{} ({:?} with {})",
+            args.ai,
+            spec.strategy,
+            spec.evaluation.source(spec.rules)
+        ),
+        objective: spec.objective,
         work,
-        foresight: foresight.is_some(),
+        foresight: spec.foresight,
         proven: count(|o| matches!(o, Outcome::Perpetual { .. } | Outcome::Joined { .. }))
             + held_count(Kind::Proven),
         cycles: cycles.len(),
@@ -311,7 +327,7 @@ fn horizon_report(args: &Args, stop: &Stop) -> anyhow::Result<(Report, Option<an
 /// `jewelbot horizon`: `stop` says when a stop was asked for (a signal), and each start then
 /// keeps its checkpoint and ends where it is.
 pub fn run(args: &Args, out: &mut dyn Write, stop: &Stop) -> anyhow::Result<()> {
-    if args.rules == RuleSet::Reference {
+    if args.player.spec.rules == RuleSet::Reference {
         return reference::run(args, out);
     }
     let (report, write_error) = horizon_report(args, stop)?;

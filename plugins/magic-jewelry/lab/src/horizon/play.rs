@@ -5,7 +5,7 @@ use super::known::{Fate, Known, Lesson};
 use super::state::{Fnv, SpawnState};
 use super::{expected_repeat, Outcome};
 use crate::command::Stop;
-use magic_jewelry::engine::{Game, GameGenerator, InputModel, Question, Strategy};
+use magic_jewelry_engine::{Game, GameGenerator, InputModel, Question, Strategy};
 use serde::{Deserialize, Serialize};
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;

@@ -3,9 +3,7 @@
 
 use super::Args;
 use crate::splitting::{self, Mixed, Player};
-use crate::{build_strategy, parse_ai, with_threads};
-use magic_jewelry::engine::search::parameters::LOCKSTEP_WORK;
-use magic_jewelry::engine::{Budget, RuleSet};
+use crate::with_threads;
 use serde::Serialize;
 use std::io::Write;
 use std::time::Instant;
@@ -34,7 +32,7 @@ pub fn reference_report(args: &Args) -> anyhow::Result<ReferenceReport> {
              reference rules' colours come from --seed"
         );
     }
-    if args.search.foresight {
+    if args.player.spec.foresight {
         anyhow::bail!(
             "--foresight reads the real game's generator: under the reference rules the \
              colours are independent and nothing can be foreseen"
@@ -56,14 +54,16 @@ pub fn reference_report(args: &Args) -> anyhow::Result<ReferenceReport> {
             if real.len() == 1 { "it" } else { "them" }
         );
     }
-    let ai = parse_ai(&args.ai, None, RuleSet::Reference)?;
-    let work = args.search.work.unwrap_or(LOCKSTEP_WORK);
+    let ai = args
+        .player
+        .spec
+        .named(&args.ai)
+        .map_err(anyhow::Error::msg)?;
+    let spec = &ai.spec;
+    let work = spec.budget().work.unwrap_or(0);
     let random_share = args.splitting.random_share();
-    let objective = args.objective;
     let make = || -> Box<dyn Player> {
-        let mut strategy =
-            build_strategy(ai.strategy, &ai.evaluation, RuleSet::Reference, objective);
-        strategy.set_budget(Budget::work(Some(work)));
+        let strategy = spec.build();
         Box::new(Mixed {
             strategy,
             random_share,
@@ -94,7 +94,12 @@ pub fn reference_report(args: &Args) -> anyhow::Result<ReferenceReport> {
             .count()
     });
     Ok(ReferenceReport {
-        ai: format!("{} ({:?} with {})", ai.label, ai.strategy, ai.source),
+        ai: format!(
+            "{} ({:?} with {})",
+            ai.label,
+            spec.strategy,
+            spec.evaluation.source(spec.rules)
+        ),
         work,
         random_share,
         config,

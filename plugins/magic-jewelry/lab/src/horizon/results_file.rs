@@ -10,7 +10,7 @@
 //! only the last line, without its newline, is taken for one cut short by a killed run and
 //! passed over without a word.
 
-use super::settings::{differences, readable, FORMAT};
+use super::settings::{differences, readable, same, FORMAT};
 use super::state::{SpawnState, MOST_JEWELS};
 use super::StartResult;
 use anyhow::{bail, Context};
@@ -329,7 +329,7 @@ impl ResultsFile {
             if let Err(why) = readable(version, "results file") {
                 bail!("{} is {why}; it is kept: give another file", path.display());
             }
-            if file_settings != settings {
+            if !same(file_settings, settings) {
                 bail!(
                     "{} holds the results of other settings ({}); it is kept: give another \
                      file",

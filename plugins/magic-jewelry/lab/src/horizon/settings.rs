@@ -4,9 +4,32 @@
 use serde_json::Value;
 
 /// The format this build writes. Version 1 is the files written without a version (up to
-/// commit d75c35b): the same fields, read alike. A later version is refused by name, never
-/// read as this one.
-pub(super) const FORMAT: u64 = 2;
+/// commit d75c35b): the same fields, read alike. Version 3 adds the player's description
+/// beside its fingerprint ([`DESCRIPTION`]); a file without one is read as one of the same
+/// player when everything else agrees. A later version is refused by name, never read as this
+/// one.
+pub(super) const FORMAT: u64 = 3;
+
+/// The settings' key of the player's description ([`magic_jewelry_engine::PlayerSpec::description`]):
+/// what the player is, in words, beside its fingerprint (its choices, which decide).
+pub(super) const DESCRIPTION: &str = "description";
+
+/// Whether a file's settings are this run's: equal, or, for a file written before the settings
+/// held the player's description, equal but for it (the fingerprint still names the player).
+pub(super) fn same(file: &Value, run: &Value) -> bool {
+    file == run || without_description_unless_in(file, run) == *file
+}
+
+/// `run` without the description when `file` has none.
+fn without_description_unless_in(file: &Value, run: &Value) -> Value {
+    let mut run = run.clone();
+    if file.get(DESCRIPTION).is_none() {
+        if let Some(map) = run.as_object_mut() {
+            map.remove(DESCRIPTION);
+        }
+    }
+    run
+}
 
 /// The format of a file whose version field is `version` (absent: 1), if this build reads it;
 /// otherwise what to say (`what`: "results file", "checkpoint", ...).
@@ -31,6 +54,7 @@ pub(super) fn readable(version: Option<&Value>, what: &str) -> Result<u64, Strin
 /// ("max_columns: the file's 50, this run's 60"), or the whole of both when either is not a
 /// map of settings.
 pub(super) fn differences(file: &Value, run: &Value) -> String {
+    let run = &without_description_unless_in(file, run);
     let show = |value: Option<&Value>| match value {
         None => "none".to_owned(),
         Some(Value::String(text)) => text.clone(),
@@ -70,6 +94,24 @@ mod tests {
             "ai: the file's simple, this run's smart; max_columns: the file's 50, this run's \
              60; new: the file's none, this run's true"
         );
+    }
+
+    #[test]
+    fn a_file_without_the_description_is_of_the_same_player_when_the_rest_agrees() {
+        let old = json!({ "ai": "player", "player": "fingerprint", "work": 3000 });
+        let run = json!({ "ai": "player", "player": "fingerprint", "work": 3000,
+                          "description": { "strategy": "deep" } });
+        assert!(same(&old, &run));
+        assert!(same(&run, &run));
+        let other = json!({ "ai": "player", "player": "other", "work": 3000 });
+        assert!(!same(&other, &run));
+        assert_eq!(
+            differences(&other, &run),
+            "player: the file's other, this run's fingerprint"
+        );
+        let described_otherwise = json!({ "ai": "player", "player": "fingerprint",
+                                          "work": 3000, "description": { "strategy": "smart" } });
+        assert!(!same(&described_otherwise, &run));
     }
 
     #[test]

@@ -1,9 +1,9 @@
 //! The state at a spawn that decides the game's future, and what of it a player cannot tell.
 
-use magic_jewelry::engine::rules::board::{ROWS, WIDTH};
-use magic_jewelry::engine::rules::scoring::MAX_COMBO;
-use magic_jewelry::engine::rules::WILD_EVERY;
-use magic_jewelry::engine::{Board, Column, Game, GameGenerator, Objective};
+use magic_jewelry_engine::rules::board::{ROWS, WIDTH};
+use magic_jewelry_engine::rules::scoring::MAX_COMBO;
+use magic_jewelry_engine::rules::WILD_EVERY;
+use magic_jewelry_engine::{Board, Column, Game, GameGenerator, Objective};
 use serde::{Deserialize, Serialize};
 
 /// The most jewels a board holds: every cell of its 15 rows, hidden ones included.

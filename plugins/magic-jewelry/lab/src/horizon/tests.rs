@@ -3,14 +3,24 @@ use super::play::{checked_cycle, play_start_states};
 use super::results_file::ResultsFile;
 use super::*;
 use crate::args::Workers;
-use crate::runner::SearchArgs;
+use crate::player_args::PlayerArgs;
 use crate::PLAYER;
-use magic_jewelry::engine::{Counters, ForesightConfig, InputModel, Question, Strategy};
+use magic_jewelry_engine::search::parameters::LOCKSTEP_WORK;
+use magic_jewelry_engine::{Budget, Counters, ForesightConfig, InputModel, Question, Strategy};
 
-/// The strategy `name` (with its evaluation) on the real rules, playing for `objective`.
+/// The player `name` (with its evaluation) on the real rules, playing for `objective`, with no
+/// limit on a decision.
+fn real_player(name: &str, objective: Objective) -> PlayerSpec {
+    let spec = PlayerSpec {
+        objective,
+        ..PlayerSpec::default().with_budget(Budget::UNLIMITED)
+    };
+    spec.named(name).expect("an AI").spec
+}
+
+/// The strategy of [`real_player`].
 fn real_strategy(name: &str, objective: Objective) -> Box<dyn Strategy> {
-    let ai = parse_ai(name, None, RuleSet::Real).expect("an AI");
-    build_strategy(ai.strategy, &ai.evaluation, RuleSet::Real, objective)
+    real_player(name, objective).build()
 }
 
 /// The power-on's game, at most 100 columns, played by `choose`.
@@ -73,10 +83,8 @@ fn generator_states_are_read_in_decimal_and_hex() {
 fn every_start_is_a_place_of_the_cycle_and_random_starts_are_distinct() {
     let args = |starts: Option<u64>, every: bool| Args {
         ai: PLAYER.into(),
-        objective: Objective::Survive,
-        rules: RuleSet::Real,
+        player: PlayerArgs::default(),
         splitting: SplittingArgs::default(),
-        search: SearchArgs::default(),
         generator_state: None,
         starts,
         seed: 3,
@@ -518,15 +526,15 @@ fn foresight_plays_alike_at_every_level() {
         play_column(&mut choices_of(smart.as_mut()), &mut game, InputModel::FAST);
         columns += 1;
     }
-    let ai = parse_ai(PLAYER, None, RuleSet::Real).expect("the player");
     let here = SpawnState::of(&game);
     assert_eq!((columns, game.board().jewels()), (47, 24));
     for objective in [Objective::Survive, Objective::Score] {
-        let mut player = foresee(
-            build_strategy(ai.strategy, &ai.evaluation, RuleSet::Real, objective),
-            Some(config),
-        );
-        player.set_budget(Budget::work(Some(LOCKSTEP_WORK)));
+        let spec = PlayerSpec {
+            foresight: true,
+            lookahead: config,
+            ..real_player(PLAYER, objective).with_budget(Budget::work(Some(LOCKSTEP_WORK)))
+        };
+        let mut player = spec.build();
         let combos: &[u8] = match objective {
             Objective::Survive => &[0, 4, 9],
             Objective::Score => &[here.combo],
@@ -1251,12 +1259,12 @@ fn a_result_counts_as_a_proof_only_with_what_proves_it() {
         file.refused
     );
     // A file of a later format is refused by its version.
-    let later = lines[0].replace(r#"{"horizon":"#, r#"{"version":3,"horizon":"#);
+    let later = lines[0].replace(r#"{"horizon":"#, r#"{"version":4,"horizon":"#);
     std::fs::write(&path, format!("{later}\n")).expect("written");
     let error = ResultsFile::open(&path, settings)
         .map(|_| ())
         .expect_err("later");
-    assert!(error.to_string().contains("version 3"), "{error}");
+    assert!(error.to_string().contains("version 4"), "{error}");
 }
 
 /// Every state of a game passes the check a state read from a file must pass (its board,
@@ -1277,7 +1285,7 @@ fn every_state_of_a_game_passes_the_check_of_a_state_read_from_a_file() {
     for column in 0..1_500 {
         let state = SpawnState::of(&game);
         assert_eq!(state.check(), Ok(()), "column {column}");
-        wild |= state.current == magic_jewelry::engine::Column::WILD;
+        wild |= state.current == magic_jewelry_engine::Column::WILD;
         combo |= state.combo > 0;
         assert!(!play_column(&mut choose, &mut game, InputModel::FAST).lost);
     }
@@ -1287,7 +1295,7 @@ fn every_state_of_a_game_passes_the_check_of_a_state_read_from_a_file() {
     let mut raw: Raw =
         serde_json::from_str(&serde_json::to_string(&state.board).expect("JSON")).expect("raw");
     raw.heights[0] += 1;
-    let taller: magic_jewelry::engine::Board =
+    let taller: magic_jewelry_engine::Board =
         serde_json::from_str(&serde_json::to_string(&raw).expect("JSON")).expect("a board");
     let changed = [
         SpawnState {

@@ -2,11 +2,12 @@
 
 use crate::args::Workers;
 use crate::outputs::write_whole;
-use crate::runner::{foresee, objective_parser, play, SearchArgs, SimGameArgs};
+use crate::player_args::PlayerArgs;
+use crate::runner::{play, GameConfig, SimGameArgs};
 use crate::stats::{tail_fit, Stats};
-use crate::{build_strategy, mix_seed, parse_ai, progress, with_threads, PLAYER};
+use crate::{mix_seed, progress, with_threads, PLAYER};
 use anyhow::Context;
-use magic_jewelry::engine::Objective;
+use magic_jewelry_engine::player::Evaluation;
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;
@@ -32,23 +33,16 @@ pub struct Args {
     /// Columns to play.
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=crate::args::MAX_COLUMNS))]
     pub columns: u64,
-    /// What the AI plays for: `survive` (fewest jewels on the board) or `score` (points under
-    /// the real game's scoring, staying safe, valuing boards for safety with the AI's
-    /// evaluation). Every strategy plays either.
-    #[arg(long, default_value = "survive", value_parser = objective_parser())]
-    pub objective: Objective,
+    /// The player's other settings: objective, rules, evaluation, foresight, budget, pace.
+    #[command(flatten)]
+    pub player: PlayerArgs,
     #[command(flatten)]
     pub game: SimGameArgs,
-    #[command(flatten)]
-    pub search: SearchArgs,
     #[command(flatten)]
     pub workers: Workers,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Evaluation file for an `--ai` without one: weights JSON or a learned value.
-    #[arg(long, value_parser = crate::args::evaluation_file)]
-    pub weights: Option<PathBuf>,
     /// Directory for the histogram CSV, the report JSON and the plots (SVG and PNG).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -62,12 +56,10 @@ impl Default for Args {
         Self {
             ai: PLAYER.into(),
             columns: 1_000_000,
-            objective: Objective::Survive,
+            player: PlayerArgs::default(),
             game: SimGameArgs::default(),
             workers: Workers::default(),
-            search: SearchArgs::default(),
             json: false,
-            weights: None,
             out: None,
             force: false,
         }
@@ -76,13 +68,16 @@ impl Default for Args {
 
 /// Runs the simulation and returns its report (no printing).
 pub fn simulate(args: &Args) -> anyhow::Result<Report> {
-    let rules = args.game.rules;
-    let ai = parse_ai(&args.ai, args.weights.as_deref(), rules)?;
-    let foresight = args.search.config();
-    let config = super::runner::GameConfig {
+    let ai = args
+        .player
+        .spec
+        .named(&args.ai)
+        .map_err(anyhow::Error::msg)?;
+    let spec = &ai.spec;
+    let rules = spec.rules;
+    let config = GameConfig {
         timed: true,
-        foresight: foresight.is_some(),
-        ..args.game.config()
+        ..GameConfig::of(spec)
     };
     let chunks = args.columns.div_ceil(CHUNK_COLUMNS);
     let bar = progress::bar_if(
@@ -95,11 +90,7 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
         (0..chunks)
             .into_par_iter()
             .map(|chunk| -> anyhow::Result<Stats> {
-                let mut strategy = foresee(
-                    build_strategy(ai.strategy, &ai.evaluation, rules, args.objective),
-                    foresight,
-                );
-                strategy.set_budget(args.search.budget());
+                let mut strategy = spec.build();
                 let columns = CHUNK_COLUMNS.min(args.columns - chunk * CHUNK_COLUMNS);
                 let mut stats = Stats::default();
                 let seed = mix_seed(args.game.seed, chunk);
@@ -118,11 +109,12 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
     Ok(Report {
         rules,
         ai: ai.label,
-        strategy: ai.strategy.to_string(),
-        objective: args.objective,
-        evaluation: ai.source,
-        weights: ai.weights,
-        foresight,
+        strategy: spec.strategy.to_string(),
+        objective: spec.objective,
+        evaluation: spec.evaluation.source(rules).to_string(),
+        weights: spec.evaluation.weights(),
+        foresight: spec.foresight.then_some(spec.lookahead),
+        budget: spec.budget().to_string(),
         seed: args.game.seed,
         tap_interval: config.input.interval(),
         mean_jewels: stats.mean_jewels(),
@@ -187,7 +179,11 @@ pub const OUTPUT_NAMES: [&str; 8] = [
 /// An evaluation file `sim` reads is never one of the files it writes, `--force` or not.
 fn refuse_reading_an_output(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
     let ai_file = args.ai.split_once('@').map(|(_, file)| PathBuf::from(file));
-    for input in args.weights.iter().chain(&ai_file) {
+    let weights = match &args.player.spec.evaluation {
+        Evaluation::File(path, _) => Some(path.clone()),
+        _ => None,
+    };
+    for input in weights.iter().chain(&ai_file) {
         let Ok(input_place) = std::fs::canonicalize(input) else {
             continue;
         };
@@ -226,6 +222,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use magic_jewelry_engine::{Budget, Objective, PlayerSpec};
 
     #[test]
     fn sim_is_reproducible_and_writes_outputs() {
@@ -233,10 +230,7 @@ mod tests {
         let args = Args {
             ai: "smart".into(),
             columns: 3000,
-            game: SimGameArgs {
-                seed: 9,
-                ..SimGameArgs::default()
-            },
+            game: SimGameArgs { seed: 9 },
             workers: Workers {
                 threads: 2,
                 quiet: true,
@@ -276,18 +270,20 @@ mod tests {
         std::fs::remove_dir_all(&dir).ok();
     }
 
-    /// The player's configuration playing for points against playing to survive, on the same
-    /// 3,000 columns of the real game: pinned points, and no game over.
+    /// The player's configuration with no limit on a decision playing for points against
+    /// playing to survive, on the same 3,000 columns of the real game: pinned points, and no
+    /// game over.
     #[test]
     fn the_score_objective_scores_more() {
         let run = |objective| {
+            let spec = PlayerSpec {
+                objective,
+                ..PlayerSpec::default().with_budget(Budget::UNLIMITED)
+            };
             simulate(&Args {
                 columns: 3000,
-                game: SimGameArgs {
-                    seed: 4,
-                    ..SimGameArgs::default()
-                },
-                objective,
+                game: SimGameArgs { seed: 4 },
+                player: PlayerArgs::from(spec),
                 workers: Workers {
                     threads: 1,
                     quiet: true,
@@ -329,7 +325,7 @@ mod tests {
     #[test]
     fn bad_weights_file_is_an_error() {
         let args = Args {
-            weights: Some(PathBuf::from("/nonexistent.json")),
+            ai: "smart@/nonexistent.json".into(),
             workers: Workers {
                 quiet: true,
                 ..Workers::default()

@@ -236,7 +236,7 @@ fn speed_chart<DB: DrawingBackend>(
     let at_top = report
         .speeds
         .iter()
-        .find(|s| s.frames_per_row == magic_jewelry::engine::TOP_FALL_SPEED)
+        .find(|s| s.frames_per_row == magic_jewelry_engine::TOP_FALL_SPEED)
         .map_or(0.0, |s| s.share);
     let caption = format!(
         "{}: columns at each fall speed ({:.1}% at 8 frames a row)",

@@ -1,7 +1,7 @@
 //! What `sim` found: the report it prints, writes as JSON and plots.
 
 use crate::stats::{Stats, TailFit};
-use magic_jewelry::engine::{ForesightConfig, Objective, RuleSet, Weights};
+use magic_jewelry_engine::{ForesightConfig, Objective, RuleSet, Weights};
 use serde::Serialize;
 
 /// The share of columns that fell at one speed.
@@ -28,6 +28,8 @@ pub struct Report {
     pub weights: Option<Weights>,
     /// The foresight search, when the strategy was shown the columns ahead.
     pub foresight: Option<ForesightConfig>,
+    /// The limit of a decision, in words.
+    pub budget: String,
     pub seed: u64,
     pub tap_interval: u8,
     pub mean_jewels: f64,
@@ -64,6 +66,7 @@ pub fn summary(report: &Report) -> String {
             n => format!("normal: a press every {n} frames"),
         }
     );
+    out += &format!("budget: {}\n", report.budget);
     if let Some(f) = &report.foresight {
         out += &format!(
             "foresight: {} columns searched, beam {}, at most {} boards a decision\n",
