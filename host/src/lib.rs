@@ -19,6 +19,7 @@
 //! - [`frontend`]: the desktop window (picture, sound, controls, RAM inspector, overlay).
 
 pub use jewelbot_plugin::files;
+pub mod font;
 pub mod frontend;
 pub mod gif_capture;
 pub mod headless;

@@ -1,7 +1,7 @@
 //! The plug-ins' drawings ([`Drawing`]) put onto the 256x240 picture, as FCEUX puts its Lua
 //! scripts' drawings: what the window shows, and what screenshots and GIFs keep.
 
-use crate::frontend::font::{glyph, GLYPH};
+use crate::font::{glyph, GLYPH};
 use jewelbot_plugin::{Drawing, Rgba};
 
 /// The picture's size in NES pixels.

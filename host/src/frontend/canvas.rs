@@ -1,6 +1,6 @@
 //! An RGBA picture in memory with the few drawing operations the frontend needs.
 
-use super::font::{self, GLYPH};
+use crate::font::{self, GLYPH};
 
 /// Red, green, blue, alpha.
 pub type Color = [u8; 4];

@@ -6,10 +6,10 @@
 use super::canvas::{Canvas, Color, Rect};
 use super::changes::Changes;
 use super::dashboard;
-use super::font::{self, GLYPH};
 use super::layout::{layout, line_height, status_lines, Layout};
 use super::panel;
 use super::view::{Snapshot, Ui, ACCENT, BACKGROUND, DIM, TEXT, WARNING};
+use crate::font::{self, GLYPH};
 use jewelbot_plugin::{Buttons, SCREEN_HEIGHT, SCREEN_WIDTH};
 
 const BAND_BACKGROUND: Color = [22, 22, 30, 255];

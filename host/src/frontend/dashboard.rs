@@ -2,9 +2,9 @@
 //! drawn with the window's own canvas.
 
 use super::canvas::{Canvas, Color, Rect};
-use super::font::{self, GLYPH};
 use super::layout::{figure_columns, line_height, Dock, CHARTS, FIGURE_COLUMNS};
 use super::view::{ACCENT, DIM, HEADING, TEXT};
+use crate::font::{self, GLYPH};
 use jewelbot_plugin::{grouped, Chart, Figure, Story};
 
 const BACKGROUND: Color = [22, 22, 30, 255];

@@ -9,8 +9,8 @@
 //! inspector's width, so a bigger window shows more rather than stretching anything.
 
 use super::canvas::Rect;
-use super::font::GLYPH;
 use super::view::{Aspect, Ui, PANEL_COLUMNS};
+use crate::font::GLYPH;
 use jewelbot_plugin::{SCREEN_HEIGHT, SCREEN_WIDTH};
 
 /// The screen a window is fitted to when the monitor does not say its size.

@@ -24,7 +24,6 @@ pub mod canvas;
 pub mod changes;
 pub mod compose;
 pub mod dashboard;
-pub mod font;
 pub mod fps_trial;
 #[cfg(feature = "window")]
 pub mod input;

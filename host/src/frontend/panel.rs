@@ -4,9 +4,9 @@
 
 use super::canvas::{Canvas, Rect};
 use super::changes::Changes;
-use super::font::{self, GLYPH};
 use super::layout::{line_height, DETAIL_LINES};
 use super::view::{Snapshot, Ui, ACCENT, DIM, HEADING, HEX_ROWS, TEXT};
+use crate::font::{self, GLYPH};
 use jewelbot_plugin::{Field, Inspection};
 
 const PANEL_BACKGROUND: [u8; 4] = [26, 26, 34, 255];

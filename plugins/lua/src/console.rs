@@ -1,7 +1,7 @@
 //! What a script sees of the console and leaves for the host, between two frames: shared by
 //! the Lua functions and the plug-in that runs them.
 
-use crate::api::memory::Hooked;
+use crate::hooked::Hooked;
 use jewelbot_plugin::{Buttons, ConsoleRequest, Drawing, Ram, RAM_SIZE};
 use std::sync::{Arc, Mutex, MutexGuard};
 

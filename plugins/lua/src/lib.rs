@@ -20,6 +20,7 @@ pub mod api;
 mod charged;
 mod console;
 mod guard;
+mod hooked;
 pub mod loading;
 mod work;
 

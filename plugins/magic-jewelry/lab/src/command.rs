@@ -4,9 +4,7 @@
 
 use std::io::Write;
 
-/// Whether a stop was asked for (a signal): a command that honours it ends early and keeps
-/// what it did ([`LabCommand::honours_stop`]).
-pub type Stop = dyn Fn() -> bool + Sync;
+pub use crate::stop::Stop;
 
 /// A command of the lab: each plays without the emulator.
 #[derive(Debug, clap::Subcommand)]

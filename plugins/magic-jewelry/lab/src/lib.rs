@@ -10,6 +10,7 @@
 
 pub mod args;
 pub mod bench;
+pub mod column;
 pub mod command;
 pub mod compare;
 pub mod conform;
@@ -23,6 +24,7 @@ pub mod sim;
 
 pub mod splitting;
 pub mod stats;
+pub mod stop;
 pub mod train;
 
 use jewelbot_plugin::progress;

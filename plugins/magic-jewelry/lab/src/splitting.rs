@@ -15,7 +15,7 @@
 //! (fixed-effort multilevel splitting). Independent replications (each its own departures and
 //! its own splitting) give the interval.
 
-use crate::horizon::{play_column, Step};
+use crate::column::{play_column, Step};
 use magic_jewelry_engine::rules::board::VISIBLE_ROWS;
 use magic_jewelry_engine::{reachable, Game, InputModel, Question, RuleSet, Strategy};
 use rand::{Rng, SeedableRng};

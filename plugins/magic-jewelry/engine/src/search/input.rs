@@ -17,7 +17,7 @@
 //! sometimes lost: plans never press on that frame.
 
 use crate::rules::board::WIDTH;
-use crate::rules::{Column, LEVEL0_FALL_SPEED, SPAWN_X, SPAWN_Y};
+use crate::rules::{Column, RuleSet, LEVEL0_FALL_SPEED, SPAWN_X, SPAWN_Y};
 use jewelbot_controller::Buttons;
 use serde::{Deserialize, Serialize};
 
@@ -60,6 +60,18 @@ mod buttons_bits {
 }
 
 impl FallState {
+    /// Where the columns after `current` start when `current` started at `self` under
+    /// `rules`: at the same speed, or after a wild column the next level's (the fastest it can
+    /// be, the level not being known).
+    pub fn after(self, rules: RuleSet, current: Column) -> Self {
+        let speed = if current.is_wild() {
+            rules.speed_after_wild(self.speed)
+        } else {
+            self.speed
+        };
+        Self::spawn(speed)
+    }
+
     /// A column that has just spawned, with nothing held.
     pub const fn spawn(speed: u8) -> Self {
         Self {

@@ -71,7 +71,7 @@ impl Question {
     /// Where the columns after the current one start under `rules`: at the same speed, or
     /// after a wild column the next level's.
     pub fn next_spawn(&self, rules: RuleSet) -> FallState {
-        super::strategy::next_spawn(rules, self.start, self.current)
+        self.start.after(rules, self.current)
     }
 
     /// A decision made for `self` is good for `other`: the same board, columns, pace and

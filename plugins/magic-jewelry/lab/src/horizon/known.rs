@@ -1,6 +1,6 @@
 //! What the games already decided teach the others: a state met again has the same fate.
 
-use super::play::Progress;
+use super::game_so_far::Progress;
 use super::state::{Blind, Fnv, SpawnState};
 use super::Outcome;
 use serde::{Deserialize, Serialize};

@@ -15,9 +15,11 @@
 mod args;
 mod checkpoint;
 mod expected_repeat;
+mod game_so_far;
 mod known;
 mod outcome;
 mod play;
+mod real;
 mod reference;
 mod results_file;
 mod settings;
@@ -25,29 +27,25 @@ mod state;
 #[cfg(test)]
 mod tests;
 
+pub use crate::column::{choices_of, play_column, Choose, Step};
 pub use args::{
     Args, SplittingArgs, DEFAULT_CHECKPOINT_EVERY, DEFAULT_MAX_COLUMNS, MOST_MAX_COLUMNS,
 };
 pub use expected_repeat::{expected_repeat, ExpectedRepeat, NearMisses};
+pub use game_so_far::{Progress, Repeat};
 pub use known::{Fate, Known, Lesson, KEEP_ONE_IN};
 pub use outcome::{describe, Outcome, StartResult};
-pub use play::{
-    choices_of, play_column, play_start, play_start_from, player_fingerprint, Choose, Progress,
-    Repeat, Step, FINGERPRINT_COLUMNS,
-};
+pub use play::{play_start, play_start_from, player_fingerprint, FINGERPRINT_COLUMNS};
 pub use reference::{reference_report, ReferenceReport};
 pub use state::{Blind, SpawnState};
 
-use crate::command::Stop;
+use crate::stop::Stop;
 use crate::{progress, with_threads};
-use checkpoint::Checkpoints;
-use magic_jewelry_engine::{Game, GameGenerator, Objective, PlayerSpec, RuleSet};
+use magic_jewelry_engine::{GameGenerator, Objective, RuleSet};
 use rayon::prelude::*;
-use results_file::{Kind, ResultsFile};
+use real::{open_checkpoints, real_player, settings_of, tally, FirstError, Resumed, StartRunner};
 use serde::Serialize;
-use std::collections::HashMap;
 use std::io::Write;
-use std::sync::Mutex;
 use std::time::Instant;
 
 /// The report of a `horizon` run.
@@ -69,27 +67,6 @@ pub struct Report {
     /// Starts a stop left before they were decided.
     pub stopped: usize,
     pub seconds: f64,
-}
-
-/// The player of the real game's proof that `args` describe: it must decide the same way every
-/// time.
-fn real_player(args: &Args) -> anyhow::Result<PlayerSpec> {
-    let spec = args
-        .player
-        .spec
-        .named(&args.ai)
-        .map_err(anyhow::Error::msg)?
-        .spec;
-    let budget = spec.budget();
-    if !budget.is_deterministic() {
-        anyhow::bail!(
-            "the proof needs a player that decides the same way every time, not {budget}"
-        );
-    }
-    Ok(PlayerSpec {
-        rules: RuleSet::Real,
-        ..spec
-    })
 }
 
 /// The starts `args` asks for.
@@ -124,204 +101,66 @@ pub fn horizon(args: &Args, stop: &Stop) -> anyhow::Result<Report> {
 
 /// [`horizon`]: the report, and the first error met writing the run's files, if any.
 fn horizon_report(args: &Args, stop: &Stop) -> anyhow::Result<(Report, Option<anyhow::Error>)> {
-    let reference = args.splitting.given();
-    if !reference.is_empty() {
-        anyhow::bail!(
-            "{} belong{} to the reference rules' estimate (--rules reference): the real rules' \
-             proof would ignore {}",
-            reference.join(", "),
-            if reference.len() == 1 { "s" } else { "" },
-            if reference.len() == 1 { "it" } else { "them" }
-        );
+    refuse_the_estimates_options(args)?;
+    let spec = real_player(args)?;
+    let settings = settings_of(args, &spec);
+    let asked = starts(args);
+    let resumed = Resumed::open(args, &settings, &asked)?;
+    let starts = resumed.to_play(asked);
+    let checkpoints = open_checkpoints(args, &settings, &spec)?;
+    let resumable = real::resumable(checkpoints.as_ref(), &starts)?;
+    let known = Known::new(Blind::of(spec.objective), KEEP_ONE_IN);
+    if let Some(checkpoints) = &checkpoints {
+        known.insert(&checkpoints.load_lessons()?);
     }
     let max_columns = args.max_columns();
-    let spec = real_player(args)?;
-    let player = || spec.build();
-    let work = spec.budget().work.unwrap_or(0);
-    let settings = serde_json::json!({
-        "ai": args.ai,
-        "objective": spec.objective,
-        "work": work,
-        "foresight": format!("{:?}", spec.foresight.then_some(spec.lookahead)),
-        "player": player_fingerprint(&mut choices_of(player().as_mut())),
-        "description": spec.description(),
-        "max_columns": max_columns,
-    });
-    let mut file = args
-        .results
-        .as_deref()
-        .map(|path| ResultsFile::open(path, &settings))
-        .transpose()?;
-    for refused in file.iter().flat_map(|f| &f.refused) {
-        eprintln!("{refused}");
-    }
-    // The starts asked for that the file holds are counted, not played; the file's others
-    // are none of this run's.
-    let asked = starts(args);
-    let mut held = file
-        .as_mut()
-        .map(|f| std::mem::take(&mut f.held))
-        .unwrap_or_default();
-    let asked_set: std::collections::HashSet<u16> = asked.iter().copied().collect();
-    held.retain(|start, _| asked_set.contains(start));
-    let starts: Vec<u16> = asked
-        .into_iter()
-        .filter(|start| !held.contains_key(start))
-        .collect();
-    // The checkpoints hold the game, not how long a start may play: a start undecided at
-    // one --max-columns goes on from its checkpoint at a larger one.
-    let checkpoints = match &args.checkpoint {
-        Some(dir) => {
-            let mut kept = settings.clone();
-            if let Some(map) = kept.as_object_mut() {
-                map.remove("max_columns");
-            }
-            let every = std::time::Duration::from_secs(args.checkpoint_every());
-            Some(Checkpoints::open(dir, kept, every)?.with_blind(Blind::of(spec.objective)))
-        }
-        None => None,
-    };
-    // Read before any start plays, so that a file that cannot be resumed stops the run first.
-    let mut resumable: HashMap<u16, Mutex<Option<(Progress, Game)>>> = HashMap::new();
-    if let Some(checkpoints) = &checkpoints {
-        for &start in &starts {
-            if let Some(resumed) = checkpoints.load(start)? {
-                resumable.insert(start, Mutex::new(Some(resumed)));
-            }
-        }
-    }
-    let write_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    let keep_error = |e: anyhow::Error| {
-        if let Ok(mut first) = write_error.lock() {
-            first.get_or_insert(e);
-        }
-    };
     let bar = progress::bar_if(
         !args.workers.quiet,
         starts.len() as u64 * max_columns,
         "horizon",
     );
+    let errors = FirstError::default();
+    let runner = StartRunner {
+        spec: &spec,
+        max_columns,
+        known: &known,
+        checkpoints: checkpoints.as_ref(),
+        resumable: &resumable,
+        file: resumed.file.as_ref(),
+        bar: &bar,
+        lone: starts.len() == 1,
+        stop,
+        errors: &errors,
+    };
     let began = Instant::now();
-    let known = Known::new(Blind::of(spec.objective), KEEP_ONE_IN);
-    if let Some(checkpoints) = &checkpoints {
-        known.insert(&checkpoints.load_lessons()?);
-    }
-    let lone = starts.len() == 1;
     let results: Vec<StartResult> = with_threads(args.workers.threads, || {
-        starts
-            .par_iter()
-            .map(|&state| {
-                let mut strategy = player();
-                let started = Instant::now();
-                let resumed = resumable
-                    .get(&state)
-                    .and_then(|r| r.lock().ok().and_then(|mut r| r.take()));
-                let mut counted = resumed
-                    .as_ref()
-                    .map_or(0, |(p, _)| p.columns().min(max_columns));
-                bar.inc(counted);
-                let mut last_save = Instant::now();
-                let mut announced = false;
-                let mut save = |progress: &Progress, game: &Game, last: bool| {
-                    // A lone game may take hours to its repeat, and as long again to check it.
-                    if let Some(Repeat { first, again }) =
-                        progress.repeat.filter(|_| lone && !announced)
-                    {
-                        announced = true;
-                        bar.suspend(|| {
-                            eprintln!(
-                                "from generator state {state:#06X}: the state at column {first} \
-                                 came back at column {again}; playing one more period ({} \
-                                 columns) to check it",
-                                again - first
-                            );
-                        });
-                    }
-                    let Some(checkpoints) = &checkpoints else {
-                        return;
-                    };
-                    if last || checkpoints.due(last_save) {
-                        if let Err(e) = checkpoints.save(state, progress, game) {
-                            keep_error(e);
-                        }
-                        last_save = Instant::now();
-                    }
-                };
-                let (outcome, lessons) = play_start_from(
-                    &mut choices_of(strategy.as_mut()),
-                    state,
-                    max_columns,
-                    &known,
-                    |columns| {
-                        // A check of a period may play past the bar's end.
-                        let columns = columns.min(max_columns);
-                        bar.inc(columns.saturating_sub(counted));
-                        counted = counted.max(columns);
-                    },
-                    resumed,
-                    &mut save,
-                    stop,
-                );
-                bar.inc(max_columns.saturating_sub(counted));
-                let decided =
-                    !matches!(outcome, Outcome::Undecided { .. } | Outcome::Stopped { .. });
-                if let Some(checkpoints) = &checkpoints {
-                    if decided {
-                        if !lessons.is_empty() {
-                            if let Err(e) = checkpoints.save_lessons(state, &lessons) {
-                                keep_error(e);
-                            }
-                        }
-                        checkpoints.remove(state);
-                    }
-                }
-                let result = StartResult {
-                    generator_state: state,
-                    outcome,
-                    seconds: started.elapsed().as_secs_f64(),
-                };
-                // A stopped start has no result yet: the same command plays it on.
-                if let Some(file) = file.as_ref().filter(|_| !result.outcome.is_stopped()) {
-                    if let Err(e) = file.append(&result) {
-                        keep_error(e);
-                    }
-                }
-                result
-            })
-            .collect()
+        starts.par_iter().map(|&state| runner.play(state)).collect()
     })?;
     bar.finish_and_clear();
-    let write_error = write_error.into_inner().ok().flatten();
-    let held_count = |kind: Kind| held.values().filter(|h| h.kind == kind).count();
-    let count = |f: fn(&Outcome) -> bool| results.iter().filter(|r| f(&r.outcome)).count();
-    let mut cycles: std::collections::HashSet<u64> =
-        held.values().filter_map(|h| h.cycle).collect();
-    for result in &results {
-        if let Outcome::Perpetual { cycle, .. } | Outcome::Joined { cycle, .. } = result.outcome {
-            cycles.insert(cycle);
-        }
-    }
-    let report = Report {
-        resumed: held.len(),
-        ai: format!(
-            "{} ({:?} with {})",
-            args.ai,
-            spec.strategy,
-            spec.evaluation.source(spec.rules)
-        ),
-        objective: spec.objective,
-        work,
-        foresight: spec.foresight,
-        proven: count(|o| matches!(o, Outcome::Perpetual { .. } | Outcome::Joined { .. }))
-            + held_count(Kind::Proven),
-        cycles: cycles.len(),
-        lost: count(|o| matches!(o, Outcome::GameOver { .. })) + held_count(Kind::Lost),
-        undecided: count(|o| matches!(o, Outcome::Undecided { .. })) + held_count(Kind::Undecided),
-        stopped: count(Outcome::is_stopped),
+    let report = tally(
+        args,
+        &spec,
+        &resumed.held,
         results,
-        seconds: began.elapsed().as_secs_f64(),
-    };
-    Ok((report, write_error))
+        began.elapsed().as_secs_f64(),
+    );
+    Ok((report, errors.take()))
+}
+
+/// The options of the reference rules' estimate, refused under the real rules, which would
+/// ignore them.
+fn refuse_the_estimates_options(args: &Args) -> anyhow::Result<()> {
+    let reference = args.splitting.given();
+    if reference.is_empty() {
+        return Ok(());
+    }
+    anyhow::bail!(
+        "{} belong{} to the reference rules' estimate (--rules reference): the real rules' \
+         proof would ignore {}",
+        reference.join(", "),
+        if reference.len() == 1 { "s" } else { "" },
+        if reference.len() == 1 { "it" } else { "them" }
+    )
 }
 
 /// `jewelbot horizon`: `stop` says when a stop was asked for (a signal), and each start then

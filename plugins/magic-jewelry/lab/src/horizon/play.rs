@@ -1,35 +1,15 @@
 //! Playing a start: column by column until the game ends, a state comes back (then checked
 //! over one more period) or the columns allowed run out.
 
+use super::game_so_far::{Progress, Repeat};
 use super::known::{Fate, Known, Lesson};
 use super::state::{Fnv, SpawnState};
 use super::{expected_repeat, Outcome};
-use crate::command::Stop;
-use magic_jewelry_engine::{Game, GameGenerator, InputModel, Question, Strategy};
-use serde::{Deserialize, Serialize};
+use crate::column::{play_column, Choose};
+use crate::stop::Stop;
+use magic_jewelry_engine::{Game, GameGenerator, InputModel, Question};
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
-
-/// What one column did.
-#[derive(Debug, Clone, Copy)]
-pub struct Step {
-    /// Jewels on the board after it.
-    pub jewels: u32,
-    pub points: u64,
-    /// Cells its lock removed.
-    pub removed: u64,
-    /// Its lock ended the game.
-    pub lost: bool,
-}
-
-/// Where a player puts the column a question asks about: (x, arrangement), or `None` to give
-/// up.
-pub type Choose<'a> = dyn FnMut(&Question) -> Option<(u8, u8)> + 'a;
-
-/// A strategy's choices.
-pub fn choices_of(strategy: &mut dyn Strategy) -> impl FnMut(&Question) -> Option<(u8, u8)> + '_ {
-    |question| strategy.choose(question).map(|c| (c.x, c.arrangement))
-}
 
 /// Columns a player's fingerprint plays.
 pub const FINGERPRINT_COLUMNS: u64 = 200;
@@ -51,63 +31,6 @@ pub fn player_fingerprint(choose: &mut Choose<'_>) -> String {
         }
     }
     format!("{:016x}", hash.finish())
-}
-
-/// Plays one column: the player's choice, and what the lock did.
-pub fn play_column(choose: &mut Choose<'_>, game: &mut Game, input: InputModel) -> Step {
-    // Only the real game's generator is there to be known: independent colours are not.
-    let knowable = game.generator_cycle_position().is_some();
-    let question = Question::at_spawn(game, input, knowable);
-    let turn = game.play(choose(&question));
-    Step {
-        jewels: turn.jewels,
-        points: turn.points(),
-        removed: turn.resolution.map_or(0, |r| u64::from(r.outcome.removed)),
-        lost: turn.lost,
-    }
-}
-
-/// A start's game so far: the state before each column played from `kept_from` on, what each
-/// did, and the most jewels seen.
-#[derive(Debug, Clone, Default)]
-pub struct Progress {
-    /// The column of `order`'s first state: 0, unless the game went on from a checkpoint whose
-    /// column log was gone, which knows the game from its head on.
-    pub kept_from: u64,
-    pub order: Vec<SpawnState>,
-    pub steps: Vec<Step>,
-    /// From the start on, the columns not kept included.
-    pub most_jewels: u32,
-    /// The repeat whose period is being checked, once a state came back.
-    pub repeat: Option<Repeat>,
-}
-
-/// A state seen twice: at column `first`, and again at column `again`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Repeat {
-    pub first: u64,
-    pub again: u64,
-}
-
-impl Progress {
-    /// A game known from column `kept_from` on, the most jewels before it `most_jewels`.
-    pub fn known_from(kept_from: u64, most_jewels: u32) -> Self {
-        Self {
-            kept_from,
-            most_jewels,
-            ..Self::default()
-        }
-    }
-
-    /// Columns played.
-    pub fn columns(&self) -> u64 {
-        self.kept_from + self.order.len() as u64
-    }
-
-    /// Where column `column`'s state and step are kept.
-    pub(super) fn index(&self, column: u64) -> usize {
-        (column - self.kept_from) as usize
-    }
 }
 
 /// Plays from `state` until the game ends, a state repeats (then checked over one more

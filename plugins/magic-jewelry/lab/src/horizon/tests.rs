@@ -5,8 +5,10 @@ use super::*;
 use crate::args::Workers;
 use crate::player_args::PlayerArgs;
 use crate::PLAYER;
+use checkpoint::Checkpoints;
 use magic_jewelry_engine::search::parameters::LOCKSTEP_WORK;
 use magic_jewelry_engine::{Budget, Counters, ForesightConfig, InputModel, Question, Strategy};
+use magic_jewelry_engine::{Game, PlayerSpec};
 
 /// The player `name` (with its evaluation) on the real rules, playing for `objective`, with no
 /// limit on a decision.

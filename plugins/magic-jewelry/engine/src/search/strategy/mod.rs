@@ -206,7 +206,7 @@ fn follow_up(seat: &SeatView<'_>, question: &Question, choice: &Choice) -> Optio
     if outcome.game_over {
         return None;
     }
-    let spawn = next_spawn(seat.rules, question.start, question.current);
+    let spawn = question.start.after(seat.rules, question.current);
     let boards = seat.goal.boards();
     best_placement(seat.rules, boards, &after, next, spawn, question.input)
 }
@@ -343,17 +343,6 @@ fn best_placement(
     best
 }
 
-/// The spawn state of the columns after `current`: the same speed, or after a wild column the
-/// next level's (the fastest it can be, the level not being known).
-pub(crate) fn next_spawn(rules: RuleSet, start: FallState, current: Column) -> FallState {
-    let speed = if current.is_wild() {
-        rules.speed_after_wild(start.speed)
-    } else {
-        start.speed
-    };
-    FallState::spawn(speed)
-}
-
 #[cfg(test)]
 mod objective_tests;
 
@@ -459,15 +448,9 @@ mod tests {
     #[test]
     fn after_a_wild_column_the_next_spawn_is_faster() {
         let start = FallState::spawn(63);
-        assert_eq!(next_spawn(RuleSet::Real, start, Column::WILD).speed, 52);
-        assert_eq!(
-            next_spawn(RuleSet::Real, start, Column::new(1, 2, 3)).speed,
-            63
-        );
-        assert_eq!(
-            next_spawn(RuleSet::Reference, start, Column::WILD).speed,
-            63
-        );
+        assert_eq!(start.after(RuleSet::Real, Column::WILD).speed, 52);
+        assert_eq!(start.after(RuleSet::Real, Column::new(1, 2, 3)).speed, 63);
+        assert_eq!(start.after(RuleSet::Reference, Column::WILD).speed, 63);
     }
 
     #[test]
