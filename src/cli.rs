@@ -1,7 +1,8 @@
 //! The command line.
 
+use crate::plugins;
 use clap::builder::PossibleValuesParser;
-use clap::{Arg, ArgMatches, Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{Arg, ArgGroup, ArgMatches, Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use jewelbot_plugin::PluginOption;
 use std::path::PathBuf;
 
@@ -31,14 +32,6 @@ pub enum Command {
     Record(RecordArgs),
     /// Describe a ROM file: format, mapper, sizes, hashes and which known dump it is.
     RomInfo(RomInfoArgs),
-    /// Check that a ROM behaves as the AI's model of the game assumes.
-    Conform(ConformArgs),
-    /// Check that the player in the emulator plays the game the model plays from power-on
-    /// (the game `horizon` proves things about), spawn for spawn, and say where they part.
-    ModelCheck(ModelCheckArgs),
-    /// The lab's commands (sim, compare, train, learn, bench, horizon), declared in the lab.
-    #[command(flatten)]
-    Lab(magic_jewelry_lab::command::LabCommand),
 }
 
 /// Which ROM, and whether the plug-ins hold the controller. The plug-ins' own settings are
@@ -65,40 +58,6 @@ pub struct GameArgs {
     /// another ROM is refused.
     #[arg(long, value_name = "FILE")]
     pub movie: Option<PathBuf>,
-    /// Run a Lua script written for FCEUX's API (docs/lua.md): it holds the controller while
-    /// it runs, with the AI on or off; the AI watches. A script error stops the script, not
-    /// the game.
-    #[arg(long, value_name = "SCRIPT")]
-    pub lua: Option<PathBuf>,
-    /// Give the Lua script `os`, `io`, `require`, `dofile` and `loadfile` (off by default).
-    #[arg(long, requires = "lua")]
-    pub lua_os_io: bool,
-    /// Let a bot in another process play (docs/bot-protocol.md): a command line, run without a
-    /// shell ("python3 examples/bots/columns.py"), or tcp://HOST:PORT to connect to one. It
-    /// holds the controller while it plays, with the AI on or off; a bot that fails is stopped
-    /// with a message and the controller goes back to the AI (with --ai off, to the person).
-    #[arg(long, value_name = "CMD", conflicts_with = "lua")]
-    pub bot: Option<String>,
-    /// Let the game run on while the bot thinks, using its answers as they come (a watched
-    /// game); by default the emulator waits for each answer, and a bot plays the same game on
-    /// any machine.
-    #[arg(long, requires = "bot")]
-    pub bot_realtime: bool,
-    /// The longest wait for the bot: its hello, and each answer.
-    #[arg(long, value_name = "SECONDS", requires = "bot", default_value_t = jewelbot_bot::DEFAULT_TIMEOUT.as_secs_f64(), value_parser = parse_bot_timeout)]
-    pub bot_timeout: f64,
-}
-
-/// A wait of 0.01 s to a day.
-fn parse_bot_timeout(text: &str) -> Result<f64, String> {
-    let seconds: f64 = text
-        .parse()
-        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
-    if (0.01..=86_400.0).contains(&seconds) {
-        Ok(seconds)
-    } else {
-        Err(format!("{text} s is outside 0.01 to 86400"))
-    }
 }
 
 #[derive(Debug, Args)]
@@ -284,46 +243,21 @@ pub struct RomInfoArgs {
     pub path: PathBuf,
 }
 
-#[derive(Debug, Args)]
-pub struct ConformArgs {
-    /// ROM to check (default: the built-in open cartridge).
-    #[arg(long, value_name = "PATH")]
-    pub rom: Option<PathBuf>,
-}
-
-#[derive(Debug, Args)]
-pub struct ModelCheckArgs {
-    /// ROM to play (default: the built-in open cartridge).
-    #[arg(long, value_name = "PATH", conflicts_with = "trace")]
-    pub rom: Option<PathBuf>,
-    /// Check a recording of a game the player played (`jewelbot record`) instead of playing a
-    /// ROM; give the settings it was played with.
-    #[arg(long, value_name = "FILE")]
-    pub trace: Option<PathBuf>,
-    /// Spawns to compare (default: 2,000; with --trace, every spawn the recording holds).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
-    pub columns: Option<u64>,
-    /// The most frames to run (default: as many as the columns take; the run stops when no
-    /// column has spawned for 10,000 frames).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_RUN_FRAMES))]
-    pub frames: Option<u64>,
-    /// Print the result as JSON.
-    #[arg(long)]
-    pub json: bool,
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Switch {
     On,
     Off,
 }
 
-/// Subcommands that run a ROM with the plug-ins, and so take their options (the top-level
-/// command, which plays in a window, takes them too).
 /// The longest run: a bound on a count a user types, far past any marathon (3.3 million frames).
 const MAX_RUN_FRAMES: u64 = 1_000_000_000;
 
-const WITH_PLUGINS: [&str; 4] = ["run", "ram", "record", "model-check"];
+/// Subcommands that run a ROM with the plug-ins, and so take their options and the flags that
+/// start one (the top-level command, which plays in a window, takes them too).
+pub const CONSOLE_COMMANDS: [&str; 3] = ["run", "ram", "record"];
+
+/// The id of the group of the flags that start a plug-in: at most one starts.
+const STARTS: &str = "starts-a-plug-in";
 
 /// A plug-in's option as the command line offers it.
 #[derive(Debug, Clone)]
@@ -380,14 +314,52 @@ pub struct Setting {
     pub flag: String,
 }
 
-/// The command line: the host's own arguments, and a `--NAME VALUE` flag for every option the
+/// The command line: the host's own arguments, the flags that start a plug-in and the commands
+/// the plug-ins bring ([`plugins::OFFERED`]), and a `--NAME VALUE` flag for every option the
 /// plug-ins declare, on the commands that run them.
 pub fn command(options: &[OfferedOption]) -> clap::Command {
-    let mut command = add_plugin_args(Cli::command(), options);
-    for name in WITH_PLUGINS {
+    let mut command = add_plugin_args(without_plugin_options(), options);
+    for name in with_plugin_options() {
         command = command.mut_subcommand(name, |sub| add_plugin_args(sub, options));
     }
     command
+}
+
+/// The command line but the plug-ins' options: the host's flags, the flags that start a plug-in
+/// on the console commands, and the plug-ins' commands.
+fn without_plugin_options() -> clap::Command {
+    let mut command = with_starters(Cli::command());
+    for name in CONSOLE_COMMANDS {
+        command = command.mut_subcommand(name, with_starters);
+    }
+    for plugin_command in plugins::commands() {
+        command = command.subcommand(plugin_command.command());
+    }
+    command
+}
+
+/// `command` with the flags of every plug-in's starter, at most one starter given.
+fn with_starters(command: clap::Command) -> clap::Command {
+    let mut group = ArgGroup::new(STARTS).multiple(false);
+    let mut command = command;
+    for starter in plugins::starters() {
+        command = command.args((starter.flags)());
+        group = group.arg(starter.flag);
+    }
+    command.group(group)
+}
+
+/// The subcommands that take the plug-ins' options: the console commands, and the plug-ins'
+/// commands that run the console with them.
+fn with_plugin_options() -> Vec<String> {
+    let mut names: Vec<String> = CONSOLE_COMMANDS.map(str::to_owned).into();
+    names.extend(
+        plugins::commands()
+            .iter()
+            .filter(|c| c.takes_plugin_options())
+            .map(|c| c.command().get_name().to_owned()),
+    );
+    names
 }
 
 fn add_plugin_args(command: clap::Command, options: &[OfferedOption]) -> clap::Command {
@@ -417,7 +389,9 @@ fn add_plugin_args(command: clap::Command, options: &[OfferedOption]) -> clap::C
 /// The plug-in options given on the command line, in declaration order.
 pub fn plugin_settings(matches: &ArgMatches, options: &[OfferedOption]) -> Vec<Setting> {
     let (matches, command) = match matches.subcommand() {
-        Some((name, sub)) if WITH_PLUGINS.contains(&name) => (sub, host_command(Some(name))),
+        Some((name, sub)) if with_plugin_options().iter().any(|n| n == name) => {
+            (sub, host_command(Some(name)))
+        }
         Some(_) => return Vec::new(),
         None => (matches, host_command(None)),
     };
@@ -441,7 +415,7 @@ pub fn plugin_settings(matches: &ArgMatches, options: &[OfferedOption]) -> Vec<S
 /// The host's own flags of the top-level command or of subcommand `name`: those a plug-in's
 /// option must step aside from.
 fn host_command(name: Option<&str>) -> clap::Command {
-    let top = Cli::command();
+    let top = without_plugin_options();
     match name {
         Some(name) => top.find_subcommand(name).cloned().unwrap_or(top),
         None => top,

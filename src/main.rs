@@ -1,9 +1,7 @@
 //! The `jewelbot` command: the window, headless runs, the RAM inspector, traces, conformance,
 //! and the lab's tools, each command in its own module.
 
-use anyhow::Context;
 use clap::FromArgMatches;
-use jewelbot_host::interrupt::Interrupt;
 use jewelbot_host::outputs::Input;
 use jewelbot_host::rom::RomError;
 use jewelbot_host::session::{SessionConfig, SessionError};
@@ -14,7 +12,7 @@ use std::process::ExitCode;
 mod cli;
 mod message;
 mod play;
-mod plugin_commands;
+mod plugin_command;
 mod plugins;
 mod ram;
 mod record;
@@ -50,10 +48,6 @@ fn main() -> ExitCode {
         Ok(matches) => matches,
         Err(error) => return command_line_error(&error),
     };
-    let cli = match Cli::from_arg_matches(&matches) {
-        Ok(cli) => cli,
-        Err(error) => return command_line_error(&error),
-    };
     let settings = cli::plugin_settings(&matches, &options);
     let files = settings
         .iter()
@@ -66,9 +60,20 @@ fn main() -> ExitCode {
         })
         .map(|given| Input::new(&given.flag, Path::new(&given.value)))
         .collect();
-    let plugins = Plugins { settings, files };
+    let console = match matches.subcommand() {
+        None => Some(matches.clone()),
+        Some((name, sub)) if cli::CONSOLE_COMMANDS.contains(&name) => Some(sub.clone()),
+        Some(_) => None,
+    };
+    let mut files: Vec<Input> = files;
+    files.extend(console.iter().flat_map(Plugins::starter_files));
+    let plugins = Plugins {
+        settings,
+        files,
+        console,
+    };
     let mut out = stdout::StandardOutput(std::io::stdout().lock());
-    let result = run(cli, &plugins, &mut out).and_then(|code| {
+    let result = dispatch(&matches, &plugins, &mut out).and_then(|code| {
         out.flush()?;
         Ok(code)
     });
@@ -107,6 +112,25 @@ fn command_line_error(error: &clap::Error) -> ExitCode {
     }
 }
 
+/// Runs the command `matches` names: a plug-in's, or one of the binary's own.
+fn dispatch(
+    matches: &clap::ArgMatches,
+    plugins: &Plugins,
+    out: &mut dyn Write,
+) -> anyhow::Result<ExitCode> {
+    if let Some((name, sub)) = matches.subcommand() {
+        let commands = plugins::commands();
+        if let Some(command) = commands.iter().find(|c| c.command().get_name() == name) {
+            return plugin_command::run(command.as_ref(), sub, plugins, out);
+        }
+    }
+    let cli = match Cli::from_arg_matches(matches) {
+        Ok(cli) => cli,
+        Err(error) => return Ok(command_line_error(&error)),
+    };
+    run(cli, plugins, out)
+}
+
 fn run(cli: Cli, plugins: &Plugins, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     match cli.command {
         None => play::play(&cli.play, plugins),
@@ -116,8 +140,7 @@ fn run(cli: Cli, plugins: &Plugins, out: &mut dyn Write) -> anyhow::Result<ExitC
                 video: args.gif.is_some(),
                 ..SessionConfig::default()
             };
-            let mut session =
-                open_session_with(&args.game, plugins.build_for(&args.game)?, config)?;
+            let mut session = open_session_with(&args.game, plugins, plugins.build_for()?, config)?;
             report_messages(&mut session);
             run::run(
                 &args,
@@ -130,22 +153,5 @@ fn run(cli: Cli, plugins: &Plugins, out: &mut dyn Write) -> anyhow::Result<ExitC
         Some(Command::Ram(args)) => ram::ram(&args, plugins, out),
         Some(Command::Record(args)) => record::record(&args, plugins, out),
         Some(Command::RomInfo(args)) => rom_info::rom_info(&args.path, out),
-        Some(Command::Lab(command)) => {
-            // Only a command that honours a stop listens: any other ends at once.
-            let interrupt = if command.honours_stop() {
-                Interrupt::listen().context("cannot listen for signals")?
-            } else {
-                Interrupt::default()
-            };
-            let asked = interrupt.clone();
-            command.run(out, &move || asked.requested())?;
-            Ok(interrupt.signal().map_or(ExitCode::SUCCESS, |signal| {
-                ExitCode::from(signal.exit_status())
-            }))
-        }
-        Some(Command::Conform(args)) => plugin_commands::conform::conform(args.rom.as_deref(), out),
-        Some(Command::ModelCheck(args)) => {
-            plugin_commands::model_check::model_check(&args, plugins, out)
-        }
     }
 }

@@ -32,7 +32,7 @@ pub fn play(args: &PlayArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
     };
     let interrupt = options.interrupt.clone();
     // Settings and files are refused before the window opens.
-    let built = plugins.build_for(&args.game)?;
+    let built = plugins.build_for()?;
     let outputs: Vec<Output> = [
         ("--record-movie", &window.record_movie),
         ("--gif", &window.gif),
@@ -49,7 +49,7 @@ pub fn play(args: &PlayArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
         jewelbot_host::movie::file::read(path)?;
     }
     jewelbot_host::frontend::run(options, |config| {
-        let mut session = crate::setup::open_session_with(&args.game, built, config)?;
+        let mut session = crate::setup::open_session_with(&args.game, plugins, built, config)?;
         // Played in real time: the plug-ins keep up by time, and a frame they hold up too long
         // is lost to them.
         session

@@ -4,18 +4,24 @@
 use crate::cli::{GameArgs, Setting, Switch};
 use crate::plugins;
 use anyhow::{anyhow, Context};
+use clap::ArgMatches;
+use jewelbot_commands::Place;
 use jewelbot_host::outputs::Input;
 use jewelbot_host::rom::RomImage;
 use jewelbot_host::session::{Control, Session, SessionConfig};
 use jewelbot_plugin::Plugin;
 use std::path::Path;
 
-/// How to make the plug-ins: their defaults with the options given on the command line.
+/// How to make the plug-ins: their defaults with the options given on the command line, and
+/// the plug-in the flags of a starter ask for (`--lua`, `--bot`).
 pub struct Plugins {
     pub settings: Vec<Setting>,
-    /// The files those options name (options whose value is a `FILE`): inputs no output may
-    /// replace.
+    /// The files those options and flags name (options whose value is a `FILE`, `--lua`'s
+    /// script): inputs no output may replace.
     pub files: Vec<Input>,
+    /// The console command's flags (`None` for a command that is not one), where the starters
+    /// find theirs.
+    pub console: Option<ArgMatches>,
 }
 
 impl Plugins {
@@ -33,19 +39,43 @@ impl Plugins {
         Ok(list)
     }
 
-    /// [`Plugins::build`] with the Lua script `game` names (`--lua`) or its bot (`--bot`),
-    /// which then holds the controller; a script that cannot be read is an error, one that
-    /// does not parse a plug-in that says so and stops (the game goes on), as is a bot that
-    /// cannot start.
-    pub fn build_for(&self, game: &GameArgs) -> anyhow::Result<Vec<Box<dyn Plugin>>> {
+    /// [`Plugins::build`] with the plug-in a starter's flags ask for (the Lua script `--lua`
+    /// names, the bot `--bot` names), which then holds the controller: before the game's
+    /// plug-ins or after them, as its starter says. What the flags name that cannot be used is
+    /// an error; a script that does not parse is a plug-in that says so and stops (the game
+    /// goes on), as is a bot that cannot start.
+    pub fn build_for(&self) -> anyhow::Result<Vec<Box<dyn Plugin>>> {
         let mut list = self.build()?;
-        if let Some(script) = &game.lua {
-            list.insert(0, plugins::lua(script, game.lua_os_io)?);
-        }
-        if let Some(bot) = &game.bot {
-            list.push(plugins::bot(bot, game.bot_realtime, game.bot_timeout)?);
+        let Some(matches) = &self.console else {
+            return Ok(list);
+        };
+        for starter in plugins::starters() {
+            if let Some(started) = (starter.start)(matches)? {
+                match starter.place {
+                    Place::First => list.insert(0, started),
+                    Place::Last => list.push(started),
+                }
+            }
         }
         Ok(list)
+    }
+
+    /// Whether a starter's flags were given: its plug-in holds the controller, with the AI on
+    /// or off.
+    pub fn starts_one(&self) -> bool {
+        self.console.as_ref().is_some_and(|matches| {
+            plugins::starters().any(|starter| {
+                matches.value_source(starter.flag) == Some(clap::parser::ValueSource::CommandLine)
+            })
+        })
+    }
+
+    /// The files the starters' flags given name, as inputs.
+    pub fn starter_files(matches: &ArgMatches) -> Vec<Input> {
+        plugins::starters()
+            .flat_map(|starter| (starter.files)(matches))
+            .map(|(flag, path)| Input::new(flag, &path))
+            .collect()
     }
 }
 
@@ -62,7 +92,12 @@ pub fn open_rom(path: Option<&Path>) -> anyhow::Result<RomImage> {
 }
 
 pub fn open_session(game: &GameArgs, plugins: &Plugins) -> anyhow::Result<Session> {
-    open_session_with(game, plugins.build_for(game)?, SessionConfig::default())
+    open_session_with(
+        game,
+        plugins,
+        plugins.build_for()?,
+        SessionConfig::default(),
+    )
 }
 
 /// A session of `plugins` (built once, by the caller: bad settings are refused before any ROM
@@ -70,14 +105,15 @@ pub fn open_session(game: &GameArgs, plugins: &Plugins) -> anyhow::Result<Sessio
 /// `--ai` says.
 pub fn open_session_with(
     game: &GameArgs,
-    plugins: Vec<Box<dyn Plugin>>,
+    plugins: &Plugins,
+    built: Vec<Box<dyn Plugin>>,
     config: SessionConfig,
 ) -> anyhow::Result<Session> {
     let rom = open_rom(game.rom.as_deref())?;
-    let mut session = Session::new(rom, plugins, config)?;
+    let mut session = Session::new(rom, built, config)?;
     // `--ai off` turns off the built-in AI only: a script or bot given holds the controller
     // as it does with the AI on; without one, the person does.
-    let holder = game.lua.is_some() || game.bot.is_some();
+    let holder = plugins.starts_one();
     session.plugins_mut().set_ai(game.ai == Switch::On);
     session.set_control(if game.ai == Switch::On || holder {
         Control::Plugins
@@ -172,17 +208,13 @@ pub fn report_messages(session: &mut Session) {
     }
 }
 
-/// The files a session started from `game` reads: the ROM, the movie, the Lua script, and the
-/// plug-ins' files.
+/// The files a session started from `game` reads: the ROM, the movie, and the plug-ins' files
+/// (a Lua script among them).
 pub fn game_inputs(game: &GameArgs, plugins: &Plugins) -> Vec<Input> {
-    let mut inputs: Vec<Input> = [
-        ("--rom", &game.rom),
-        ("--movie", &game.movie),
-        ("--lua", &game.lua),
-    ]
-    .into_iter()
-    .filter_map(|(flag, path)| path.as_deref().map(|p| Input::new(flag, p)))
-    .collect();
+    let mut inputs: Vec<Input> = [("--rom", &game.rom), ("--movie", &game.movie)]
+        .into_iter()
+        .filter_map(|(flag, path)| path.as_deref().map(|p| Input::new(flag, p)))
+        .collect();
     inputs.extend(plugins.files.iter().cloned());
     inputs
 }

@@ -16,9 +16,12 @@
 //! keeps ([`MAX_STATES`], [`MAX_STATE_BYTES`]), the host's waits for it.
 
 mod link;
+mod offer;
 pub mod protocol;
 mod states;
 mod stats;
+
+pub use offer::OFFER;
 
 pub use link::{Target, MAX_LINE, STDERR_LINE_KEPT};
 pub use states::{MAX_STATES, MAX_STATE_BYTES};

@@ -2,6 +2,10 @@
 //! status and over the picture, counts how often it changes, offers that count to `run
 //! --until`, and can hold Start while the byte has a chosen value.
 
+mod command;
+
+pub use command::{WatchCommand, OFFER};
+
 use jewelbot_plugin::{
     Buttons, FrameContext, Mark, Plugin, PluginOption, Ram, RomIdentity, Stat, StatValue,
     StopCondition, RAM_SIZE,

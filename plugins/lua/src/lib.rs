@@ -22,7 +22,10 @@ mod console;
 mod guard;
 mod hooked;
 pub mod loading;
+mod offer;
 mod work;
+
+pub use offer::OFFER;
 
 pub use work::{INSTRUCTION_LIMIT, WALL_LIMIT};
 

@@ -1,8 +1,9 @@
 //! The lab around the Magic Jewelry AI: the offline tools that play without the emulator under
 //! either of the engine's rule sets (simulator, statistics and plots, trainer, value learner,
-//! strategy comparison, behaviour signature, proofs). Each tool has a clap `Args` struct and a
-//! `run(args)`; [`command::LabCommand`] lists them once, and the `jewelbot` binary mounts that
-//! table as its subcommands.
+//! strategy comparison, behaviour signature, proofs), and the commands that check the plug-in
+//! against a ROM (`conform`, `model-check`). Each tool has a clap `Args` struct and a
+//! `run(args)`; [`command::commands`] lists them once, and the `jewelbot` binary mounts them
+//! with the plug-in, one row of its table ([`command::OFFER`]).
 //!
 //! The in-process plug-in (`magic-jewelry`) depends on none of this: command-line parsing,
 //! plots and thread pools live here only (progress bars take the style every command shares,
@@ -85,20 +86,12 @@ pub fn mix_seed(seed: u64, index: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
+    use clap::FromArgMatches;
     use magic_jewelry_engine::RuleSet;
 
-    /// The lab's subcommands as the binary offers them.
-    #[derive(Debug, Parser)]
-    struct Lab {
-        #[command(subcommand)]
-        command: command::LabCommand,
-    }
-
     fn refused(line: &str) -> String {
-        let words = std::iter::once("lab").chain(line.split_whitespace());
-        match Lab::try_parse_from(words) {
-            Ok(parsed) => panic!("{line:?} was accepted: {parsed:?}"),
+        match command::parse(line) {
+            Ok((name, _)) => panic!("{line:?} was accepted as `{name}`"),
             Err(error) => error.to_string(),
         }
     }
@@ -135,10 +128,9 @@ mod tests {
         for line in ["train", "learn"] {
             assert!(refused(line).contains("--out"), "{line}");
         }
-        let ok = Lab::try_parse_from(["lab", "sim", "--rules", "reference"]).unwrap();
-        let command::LabCommand::Sim(args) = ok.command else {
-            unreachable!()
-        };
+        let (name, matches) = command::parse("sim --rules reference").expect("a good line");
+        assert_eq!(name, "sim");
+        let args = sim::Args::from_arg_matches(&matches).expect("sim's flags");
         assert_eq!(
             (args.player.spec.rules, args.ai.as_str()),
             (RuleSet::Reference, PLAYER)

@@ -86,6 +86,7 @@ fn flag(knob: &'static Knob) -> Arg {
     match knob.values {
         Values::Switch => arg.action(ArgAction::SetTrue),
         Values::Choice(names) => arg
+            .value_name(knob.name.to_uppercase())
             .value_parser(PossibleValuesParser::new(names))
             .default_value(knob.default_value()),
         Values::Text(value_name) => arg

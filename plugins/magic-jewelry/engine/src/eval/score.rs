@@ -18,7 +18,7 @@
 //! # Figures
 //!
 //! Real rules, the player's evaluation, 100,000 columns of seed 7 (`jewelbot sim --rules real
-//! --objective score --columns 100000 --seed 7 --ai S`), no game over for any strategy:
+//! --objective score --columns 100000 --seed 7 --work 0 --ai S`), no game over for any strategy:
 //! the player (`deep`) 4,286.9 points a column (356.8 of them by the wild columns), 22.7
 //! jewels on the board on average (max 61), 1.56 steps a clearing lock, 3.1 ms a decision
 //! (median, no work limit); `smart` 3,428.2 (374.8 by the wild columns), 22.1 jewels (max 61),

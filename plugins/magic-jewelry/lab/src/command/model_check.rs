@@ -1,16 +1,66 @@
 //! `jewelbot model-check`: the player in the emulator against the model's game from power-on,
 //! or a recording of a game the player played (`--trace`) against it.
 
-use crate::cli::ModelCheckArgs;
-use crate::setup::{open_rom, Plugins};
+use crate::model_check::{check_recording, read_trace, Ending, ModelCheck as Check, STALL_FRAMES};
 use anyhow::anyhow;
-use jewelbot_host::session::{Control, Session, SessionConfig};
+use clap::{ArgMatches, FromArgMatches};
+use jewelbot_commands::{Host, PluginCommand};
 use magic_jewelry::plugin::{MagicJewelryPlugin, Settings};
-use magic_jewelry_lab::model_check::{
-    check_recording, read_trace, Ending, ModelCheck, STALL_FRAMES,
-};
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// The longest run: a bound on a count a user types, far past any marathon (3.3 million
+/// frames).
+const MAX_FRAMES: u64 = 1_000_000_000;
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct ModelCheckArgs {
+    /// ROM to play (default: the built-in open cartridge).
+    #[arg(long, value_name = "PATH", conflicts_with = "trace")]
+    pub rom: Option<PathBuf>,
+    /// Check a recording of a game the player played (`jewelbot record`) instead of playing a
+    /// ROM; give the settings it was played with.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+    /// Spawns to compare (default: 2,000; with --trace, every spawn the recording holds).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub columns: Option<u64>,
+    /// The most frames to run (default: as many as the columns take; the run stops when no
+    /// column has spawned for 10,000 frames).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_FRAMES))]
+    pub frames: Option<u64>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The command.
+pub struct ModelCheck;
+
+impl PluginCommand for ModelCheck {
+    fn command(&self) -> clap::Command {
+        <ModelCheckArgs as clap::Args>::augment_args(clap::Command::new("model-check")).about(
+            "Check that the player in the emulator plays the game the model plays from \
+             power-on (the game `horizon` proves things about), spawn for spawn, and say where \
+             they part",
+        )
+    }
+
+    /// The player's options are the plug-in's, given on the command line.
+    fn takes_plugin_options(&self) -> bool {
+        true
+    }
+
+    fn run(
+        &self,
+        matches: &ArgMatches,
+        host: &dyn Host,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<ExitCode> {
+        model_check(&ModelCheckArgs::from_arg_matches(matches)?, host, out)
+    }
+}
 
 /// Spawns a live check compares unless told otherwise.
 const DEFAULT_COLUMNS: u64 = 2_000;
@@ -31,13 +81,13 @@ enum Stop {
 /// Runs the console with the plug-in from power-on (or replays `--trace`) and compares every
 /// spawn with the model's. Succeeds when the spawns asked for all agree (with a recording:
 /// every spawn it holds, up to `--columns`).
-pub fn model_check(
+fn model_check(
     args: &ModelCheckArgs,
-    plugins: &Plugins,
+    host: &dyn Host,
     out: &mut dyn Write,
 ) -> anyhow::Result<ExitCode> {
-    let settings = player_settings(plugins)?;
-    let mut check = ModelCheck::new(&settings)?;
+    let settings = player_settings(host)?;
+    let mut check = Check::new(&settings)?;
     let (frame, stop) = match &args.trace {
         Some(path) => {
             let trace = read_trace(path)?;
@@ -56,7 +106,7 @@ pub fn model_check(
         }
         None => play(
             args,
-            plugins,
+            host,
             &mut check,
             args.columns.unwrap_or(DEFAULT_COLUMNS),
         )?,
@@ -83,13 +133,9 @@ pub fn model_check(
 }
 
 /// The player the plug-in's options on the command line make.
-fn player_settings(plugins: &Plugins) -> anyhow::Result<Settings> {
+fn player_settings(host: &dyn Host) -> anyhow::Result<Settings> {
     let mut settings = Settings::default();
-    let own = plugins
-        .settings
-        .iter()
-        .filter(|s| s.plugin == MagicJewelryPlugin::NAME);
-    for setting in own {
+    for setting in host.options_given(MagicJewelryPlugin::NAME) {
         settings = settings
             .with(&setting.name, &setting.value)
             .map_err(|reason| anyhow!("{} {}: {reason}", setting.flag, setting.value))?
@@ -110,17 +156,11 @@ fn trace_prefix(mut trace: jewelbot_plugin::Trace, frames: u64) -> jewelbot_plug
 /// games part or end, the `--frames` bound, or a stall; the last frame run and why it stopped.
 fn play(
     args: &ModelCheckArgs,
-    plugins: &Plugins,
-    check: &mut ModelCheck,
+    host: &dyn Host,
+    check: &mut Check,
     columns: u64,
 ) -> anyhow::Result<(u64, Stop)> {
-    let config = SessionConfig {
-        video: false,
-        ..SessionConfig::default()
-    };
-    let built = plugins.build()?;
-    let mut session = Session::new(open_rom(args.rom.as_deref())?, built, config)?;
-    session.set_control(Control::Plugins);
+    let mut session = host.open(args.rom.as_deref(), true)?;
     let frames = args.frames.unwrap_or(u64::MAX);
     let bar = jewelbot_plugin::progress::bar(columns, "columns");
     let stop = loop {
@@ -143,7 +183,7 @@ fn play(
 }
 
 /// What the check found, in a sentence (two more lines and the boards at a parting).
-fn verdict(args: &ModelCheckArgs, check: &ModelCheck, frame: u64, stop: &Stop) -> String {
+fn verdict(args: &ModelCheckArgs, check: &Check, frame: u64, stop: &Stop) -> String {
     let columns = check.columns();
     let game = if args.trace.is_some() {
         "the recording's game"
