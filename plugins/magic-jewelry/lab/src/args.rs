@@ -97,9 +97,9 @@ pub fn evaluation_file(text: &str) -> Result<PathBuf, String> {
 
 /// An AI as `sim`, `compare` and `horizon` take it: `player`, `reference`, `NAME` or
 /// `NAME@FILE`, the name a strategy and FILE a regular file
-/// ([`magic_jewelry_engine::PlayerSpec::named`]).
+/// ([`magic_jewelry_engine::player::check_name`]: the file checked, not read).
 pub fn ai(text: &str) -> Result<String, String> {
-    magic_jewelry_engine::PlayerSpec::default().named(text)?;
+    magic_jewelry_engine::player::check_name(text)?;
     Ok(text.to_owned())
 }
 

@@ -93,15 +93,15 @@ impl ModelCheck {
     }
 
     pub fn from_generator_state(settings: &Settings, state: u16) -> anyhow::Result<Self> {
-        let budget = settings.budget();
+        // The plug-in's own player, built as the plug-in builds it.
+        let spec = settings.player_spec();
+        let budget = spec.budget();
         if !budget.is_deterministic() {
             anyhow::bail!(
                 "the model needs a player that decides the same way every time: give a work \
                  budget (--work N), not a time budget ({budget})"
             );
         }
-        // The plug-in's own player, built as the plug-in builds it.
-        let spec = settings.player_spec();
         Ok(Self {
             game: Game::from_generator_state(state),
             strategy: spec.build(),

@@ -89,7 +89,7 @@ fn flag(knob: &'static Knob) -> Arg {
             .value_name(knob.name.to_uppercase())
             .value_parser(PossibleValuesParser::new(names))
             .default_value(knob.default_value()),
-        Values::Text(value_name) => arg
+        Values::Text { value_name, .. } => arg
             .value_name(value_name)
             .value_parser(move |text: &str| check(knob, text)),
         Values::Count { .. } => arg
@@ -99,9 +99,9 @@ fn flag(knob: &'static Knob) -> Arg {
     }
 }
 
-/// `text` when `knob` takes it; otherwise why not.
+/// `text` when `knob` takes it (a file it names checked, not read); otherwise why not.
 fn check(knob: &Knob, text: &str) -> Result<String, String> {
-    knob.apply(&mut PlayerSpec::default(), text)?;
+    knob.check(text)?;
     Ok(text.to_owned())
 }
 

@@ -121,7 +121,9 @@ fn offered(knob: &Knob, spec: &PlayerSpec) -> PluginOption {
     match knob.values {
         Values::Choice(choices) => PluginOption::choice(knob.name, knob.help, &value, choices),
         Values::Switch => PluginOption::choice(knob.name, knob.help, &value, &SWITCH),
-        Values::Text(value_name) => PluginOption::text(knob.name, knob.help, &value, value_name),
+        Values::Text { value_name, .. } => {
+            PluginOption::text(knob.name, knob.help, &value, value_name)
+        }
         Values::Count { min, max } => {
             let range = NumberRange {
                 min: min as f64,

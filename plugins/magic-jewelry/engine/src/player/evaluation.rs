@@ -33,15 +33,25 @@ pub enum FileEvaluation {
 }
 
 impl Evaluation {
+    /// Whether `text` names an evaluation that can be read: [`BUILT_IN`] (or nothing), or a
+    /// regular file of a plausible size, checked without opening it.
+    pub fn check_file_name(text: &str) -> Result<(), String> {
+        if text.is_empty() || text == BUILT_IN {
+            return Ok(());
+        }
+        let path = PathBuf::from(text);
+        check_evaluation_file(&path)
+            .map_err(|e| format!("cannot read evaluation file {}: {e}", path.display()))
+    }
+
     /// The evaluation in `text`: [`BUILT_IN`] (or nothing), or the path of a weights or value
     /// file, which must be a regular file (a FIFO or a device would block or never end).
     pub fn from_file_name(text: &str) -> Result<Self, String> {
         if text.is_empty() || text == BUILT_IN {
             return Ok(Self::BuiltIn);
         }
+        Self::check_file_name(text)?;
         let path = PathBuf::from(text);
-        check_evaluation_file(&path)
-            .map_err(|e| format!("cannot read evaluation file {}: {e}", path.display()))?;
         let (evaluator, weights) = load_evaluator(&path).map_err(|e| e.to_string())?;
         let held = match (weights, evaluator) {
             (Some(weights), _) => FileEvaluation::Weights(weights),

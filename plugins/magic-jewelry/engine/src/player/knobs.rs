@@ -7,20 +7,23 @@ use super::{Evaluation, PlayerSpec};
 use crate::eval::Objective;
 use crate::rules::{RuleSet, RULE_SET_NAMES};
 use crate::search::parameters::{MAX_FORESIGHT_BEAM, MAX_FORESIGHT_DEPTH};
-use crate::search::InputModel;
+use crate::search::{InputModel, StrategySpec};
 
 /// The largest work or time limit: whole numbers up to 10^12 (far past any decision).
 pub const MAX_LIMIT: u64 = 1_000_000_000_000;
 
 /// How a knob's values are written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub enum Values {
     /// One of these names.
     Choice(&'static [&'static str]),
     /// On or off: an option `off`/`on` in the plug-in, a flag in the lab.
     Switch,
-    /// Free text, named so in the help (`NAME`, `FILE`).
-    Text(&'static str),
+    /// Free text, named so in the help (`NAME`, `FILE`), with a check that reads no file.
+    Text {
+        value_name: &'static str,
+        check: fn(&str) -> Result<(), String>,
+    },
     /// A whole number from `min` to `max`.
     Count { min: u64, max: u64 },
 }
@@ -76,8 +79,9 @@ impl Knob {
         (self.set)(spec, value)
     }
 
-    /// Whether `value` is one of the knob's values, with why not.
-    fn check(&self, value: &str) -> Result<(), String> {
+    /// Whether `value` is one of the knob's values, with why not: what a command line checks
+    /// while it is parsed. A file it names is checked, not read ([`Knob::apply`] reads it).
+    pub fn check(&self, value: &str) -> Result<(), String> {
         match self.values {
             Values::Choice(names) if !names.contains(&value) => Err(format!(
                 "unknown {} `{value}` ({})",
@@ -87,6 +91,7 @@ impl Knob {
             Values::Switch if value != "on" && value != "off" => {
                 Err(format!("unknown {} `{value}` (off or on)", self.name))
             }
+            Values::Text { check, .. } => check(value),
             Values::Count { min, max } => match value.parse::<u64>() {
                 Ok(n) if (min..=max).contains(&n) => Ok(()),
                 _ => Err(format!(
@@ -94,7 +99,7 @@ impl Knob {
                     self.name
                 )),
             },
-            _ => Ok(()),
+            Values::Choice(_) | Values::Switch => Ok(()),
         }
     }
 
@@ -136,7 +141,14 @@ pub const KNOBS: [Knob; 11] = [
     Knob {
         name: "strategy",
         help: "Search strategy: simple, smart, deep, or deep:CANDIDATES:SAMPLES[:PER_FIRST]",
-        values: Values::Text("NAME"),
+        values: Values::Text {
+            value_name: "NAME",
+            check: |v| {
+                v.parse::<StrategySpec>()
+                    .map(drop)
+                    .map_err(|e| format!("{e}"))
+            },
+        },
         offered: Offered::Plugin,
         change: Change::Rebuild,
         needs_foresight: false,
@@ -179,7 +191,10 @@ pub const KNOBS: [Knob; 11] = [
         name: "weights",
         help: "Evaluation file: weights as JSON or a learned value file (built-in: the learned \
                value trained under the rules played)",
-        values: Values::Text("FILE"),
+        values: Values::Text {
+            value_name: "FILE",
+            check: Evaluation::check_file_name,
+        },
         offered: Offered::Everywhere,
         change: Change::Rebuild,
         needs_foresight: false,

@@ -24,7 +24,7 @@ mod named;
 
 pub use evaluation::{Evaluation, EvaluationSource, BUILT_IN};
 pub use knobs::{knob, Change, Knob, Offered, Values, KNOBS};
-pub use named::{NamedPlayer, PLAYER, REFERENCE};
+pub use named::{check_name, NamedPlayer, PLAYER, REFERENCE};
 
 use crate::eval::{Evaluator, Objective};
 use crate::rules::RuleSet;

@@ -18,36 +18,74 @@ pub struct NamedPlayer {
     pub spec: PlayerSpec,
 }
 
+/// What a name of `--ai` asks for, read without loading its file.
+enum Name<'a> {
+    Player,
+    Reference,
+    Strategy(StrategySpec),
+    /// With `@FILE`.
+    WithFile(Box<Name<'a>>, &'a str),
+}
+
+impl<'a> Name<'a> {
+    fn parse(text: &'a str) -> Result<Self, String> {
+        let (name, file) = match text.split_once('@') {
+            Some((name, file)) => (name, Some(file)),
+            None => (text, None),
+        };
+        let name = match name {
+            PLAYER => Self::Player,
+            REFERENCE if file.is_some() => {
+                return Err(format!(
+                    "`{text}`: the reference plays with the published weights, not a file"
+                ))
+            }
+            REFERENCE => Self::Reference,
+            other => Self::Strategy(other.parse().map_err(|e| format!("{e}"))?),
+        };
+        Ok(match file {
+            Some(file) => Self::WithFile(Box::new(name), file),
+            None => name,
+        })
+    }
+}
+
+/// Whether `text` names a player: a known name, and a file that can be read (checked, not
+/// loaded), for a command line to refuse at once what [`PlayerSpec::named`] would.
+pub fn check_name(text: &str) -> Result<(), String> {
+    match Name::parse(text)? {
+        Name::WithFile(_, file) => Evaluation::check_file_name(file),
+        _ => Ok(()),
+    }
+}
+
 impl PlayerSpec {
     /// The player `text` names, its other settings this one's: `player` keeps this strategy
     /// and evaluation, `reference` plays `smart` with the published weights, `NAME` plays that
     /// strategy with this evaluation, and `NAME@FILE` with FILE's.
     pub fn named(&self, text: &str) -> Result<NamedPlayer, String> {
-        let (name, file) = match text.split_once('@') {
-            Some((name, file)) => (name, Some(file)),
-            None => (text, None),
-        };
         let mut spec = self.clone();
-        match name {
-            PLAYER => {}
-            REFERENCE => {
-                spec.strategy = StrategySpec::Smart;
-                spec.evaluation = Evaluation::Published;
-            }
-            other => spec.strategy = other.parse().map_err(|e| format!("{e}"))?,
-        }
-        if let Some(file) = file {
-            if name == REFERENCE {
-                return Err(format!(
-                    "`{text}`: the reference plays with the published weights, not a file"
-                ));
-            }
-            spec.evaluation = Evaluation::from_file_name(file)?;
-        }
+        spec.take_name(Name::parse(text)?)?;
         Ok(NamedPlayer {
             label: text.to_owned(),
             spec,
         })
+    }
+
+    fn take_name(&mut self, name: Name<'_>) -> Result<(), String> {
+        match name {
+            Name::Player => {}
+            Name::Reference => {
+                self.strategy = StrategySpec::Smart;
+                self.evaluation = Evaluation::Published;
+            }
+            Name::Strategy(strategy) => self.strategy = strategy,
+            Name::WithFile(name, file) => {
+                self.take_name(*name)?;
+                self.evaluation = Evaluation::from_file_name(file)?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -77,6 +115,9 @@ mod tests {
         ] {
             let error = base.named(bad).expect_err(bad);
             assert!(error.contains(why), "{bad}: {error}");
+            let checked = check_name(bad).expect_err(bad);
+            assert!(checked.contains(why), "{bad}: {checked}");
         }
+        assert_eq!(check_name("deep:3:5"), Ok(()));
     }
 }
