@@ -432,6 +432,11 @@ impl Session {
         self.frame
     }
 
+    /// Whether the picture is drawn ([`Session::set_video`]).
+    pub fn video(&self) -> bool {
+        !self.headless.contains(HeadlessMode::NO_VIDEO)
+    }
+
     /// Draws the picture from the next frame on, or not (the game plays the same either way:
     /// [`SessionConfig::video`]).
     pub fn set_video(&mut self, video: bool) {

@@ -79,16 +79,29 @@ pub fn run(
     seed: u64,
     columns: u64,
     config: GameConfig,
-    mut on_turn: impl FnMut(&Turn, Option<Duration>),
+    on_turn: impl FnMut(&Turn, Option<Duration>),
 ) -> Game {
     strategy.set_rules(config.rules);
+    let choose = |question: &Question| strategy.choose(question).map(|c| (c.x, c.arrangement));
+    run_with(choose, seed, columns, config, on_turn)
+}
+
+/// [`run`] with any chooser: `choose` answers each column's question with (x, arrangement), or
+/// `None` to give the game up. Agents outside the engine (a Python policy) play here.
+pub fn run_with(
+    mut choose: impl FnMut(&Question) -> Option<(u8, u8)>,
+    seed: u64,
+    columns: u64,
+    config: GameConfig,
+    mut on_turn: impl FnMut(&Turn, Option<Duration>),
+) -> Game {
     let mut game = Game::new(config.rules, seed);
     for _ in 0..columns {
         let began = config.timed.then(Instant::now);
         let question = Question::at_spawn(&game, config.input, config.foresight);
-        let choice = strategy.choose(&question);
+        let choice = choose(&question);
         let elapsed = began.map(|t| t.elapsed());
-        let turn = game.play(choice.map(|c| (c.x, c.arrangement)));
+        let turn = game.play(choice);
         on_turn(&turn, elapsed);
     }
     game
@@ -101,11 +114,25 @@ pub fn play(
     columns: u64,
     config: GameConfig,
     stats: &mut Stats,
+    tick: impl FnMut(u64),
+) {
+    strategy.set_rules(config.rules);
+    let choose = |question: &Question| strategy.choose(question).map(|c| (c.x, c.arrangement));
+    play_with(choose, seed, columns, config, stats, tick);
+}
+
+/// [`play`] with any chooser ([`run_with`]).
+pub fn play_with(
+    choose: impl FnMut(&Question) -> Option<(u8, u8)>,
+    seed: u64,
+    columns: u64,
+    config: GameConfig,
+    stats: &mut Stats,
     mut tick: impl FnMut(u64),
 ) {
     let mut since_clear = 0u64;
     let mut played = 0u64;
-    let game = run(strategy, seed, columns, config, |turn, elapsed| {
+    let game = run_with(choose, seed, columns, config, |turn, elapsed| {
         stats.record_turn(turn, elapsed);
         since_clear += 1;
         if turn.emptied {

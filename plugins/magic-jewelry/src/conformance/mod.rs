@@ -15,7 +15,7 @@ mod driver;
 mod matches;
 mod special;
 
-pub use driver::{Check, Driver, Fact, Failure};
+pub use driver::{Check, Driver, Fact, Failure, FIRST_START_FRAME};
 
 use jewelbot_plugin::Machine;
 use std::fmt;

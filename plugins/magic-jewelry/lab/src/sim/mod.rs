@@ -21,6 +21,16 @@ pub use report::{summary, Report, SpeedShare};
 /// results do not depend on the number of threads.
 pub const CHUNK_COLUMNS: u64 = 250_000;
 
+/// The independent games `columns` columns seeded by `seed` are played as: (the game's seed,
+/// its columns), in order. `sim` plays them in parallel; any other player that plays them
+/// (a Python policy) meets the same column sequences.
+pub fn chunks(seed: u64, columns: u64) -> impl Iterator<Item = (u64, u64)> {
+    (0..columns.div_ceil(CHUNK_COLUMNS)).map(move |chunk| {
+        let played = CHUNK_COLUMNS.min(columns - chunk * CHUNK_COLUMNS);
+        (mix_seed(seed, chunk), played)
+    })
+}
+
 /// Options of `sim`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
@@ -79,7 +89,7 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
         timed: true,
         ..GameConfig::of(spec)
     };
-    let chunks = args.columns.div_ceil(CHUNK_COLUMNS);
+    let chunks: Vec<(u64, u64)> = chunks(args.game.seed, args.columns).collect();
     let bar = progress::bar_if(
         !args.workers.quiet,
         args.columns,
@@ -87,13 +97,11 @@ pub fn simulate(args: &Args) -> anyhow::Result<Report> {
     );
     let began = Instant::now();
     let stats = with_threads(args.workers.threads, || {
-        (0..chunks)
+        chunks
             .into_par_iter()
-            .map(|chunk| -> anyhow::Result<Stats> {
+            .map(|(seed, columns)| -> anyhow::Result<Stats> {
                 let mut strategy = spec.build();
-                let columns = CHUNK_COLUMNS.min(args.columns - chunk * CHUNK_COLUMNS);
                 let mut stats = Stats::default();
-                let seed = mix_seed(args.game.seed, chunk);
                 play(strategy.as_mut(), seed, columns, config, &mut stats, |n| {
                     bar.inc(n);
                 });
