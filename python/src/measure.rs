@@ -166,7 +166,9 @@ fn report<'py>(
     dict.set_item("game_overs", stats.game_overs)?;
     dict.set_item("mean_jewels", stats.mean_jewels())?;
     dict.set_item("max_jewels", stats.max_jewels)?;
-    dict.set_item("columns_per_clear", stats.columns_per_clear())?;
+    // As `sim`'s JSON report writes it: no clear, no figure.
+    let per_clear = stats.columns_per_clear();
+    dict.set_item("columns_per_clear", per_clear.is_finite().then_some(per_clear))?;
     dict.set_item("points_per_column", stats.points_per_column())?;
     dict.set_item("wild_columns", stats.wild_columns)?;
     dict.set_item("highest_level", stats.highest_level)?;
