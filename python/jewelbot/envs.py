@@ -17,7 +17,15 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from jewelbot._jewelbot import ACTIONS, BUTTONS, COUNTERS, RAM_SIZE, SCREEN_SHAPE, EmulatedGame, Game
+from jewelbot._jewelbot import (
+    ACTIONS,
+    BUTTONS,
+    COUNTERS,
+    RAM_SIZE,
+    SCREEN_SHAPE,
+    EmulatedGame,
+    Game,
+)
 
 #: Rewards an environment can pay: the points scored, the jewels cleared, or 1 for every
 #: frame (frames environment) or column (placements environment) survived.

@@ -30,7 +30,9 @@ def test_from_a_game_or_its_observation_the_same_choice():
 def test_knobs_as_keywords():
     names = {k["name"] for k in jewelbot.knobs()}
     assert {"strategy", "objective", "foresight", "foresight_depth", "work"} <= names
-    player = Player(strategy="smart", objective="score", foresight=True, foresight_depth=2, work=500)
+    player = Player(
+        strategy="smart", objective="score", foresight=True, foresight_depth=2, work=500
+    )
     assert json.loads(player.description)["foresight"]["depth"] == 2
     game = Game("real", 1)
     action, _ = player.choose(game)
