@@ -32,7 +32,9 @@ from jewelbot._jewelbot import (
 REWARDS = ("points", "jewels", "survival")
 
 _ROWS, _WIDTH, _PLANES = 15, 6, 7
-_COUNTER_HIGH = np.iinfo(np.int64).max
+#: The counters' bound: 2**53 - 1, the largest whole number a float holds exactly, so that
+#: the space samples (far past any game: the score display has 8 digits).
+COUNTER_HIGH = 2**53 - 1
 _SEED_HIGH = 2**63
 
 
@@ -53,7 +55,7 @@ def decoded_space() -> spaces.Dict:
             "current": spaces.Box(0, 7, (3,), np.uint8),
             "next": spaces.Box(0, 7, (3,), np.uint8),
             "position": spaces.Box(0, 255, (2,), np.uint8),
-            "counters": spaces.Box(0, _COUNTER_HIGH, (len(COUNTERS),), np.int64),
+            "counters": spaces.Box(0, COUNTER_HIGH, (len(COUNTERS),), np.int64),
         }
     )
 

@@ -40,7 +40,10 @@ impl<T> Shared<T> {
     }
 
     pub fn is_closed(&self) -> bool {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).is_none()
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_none()
     }
 }
 

@@ -18,7 +18,9 @@ pub fn buttons(value: &Bound<'_, PyAny>) -> PyResult<Buttons> {
     }
     if let Ok(bits) = value.extract::<i64>() {
         return u8::try_from(bits).map(Buttons::from_bits).map_err(|_| {
-            PyValueError::new_err(format!("buttons {bits} are not a byte (0-255: A is bit 0, Right bit 7)"))
+            PyValueError::new_err(format!(
+                "buttons {bits} are not a byte (0-255: A is bit 0, Right bit 7)"
+            ))
         });
     }
     if value.is_instance_of::<PyBytes>() {

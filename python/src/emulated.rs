@@ -142,22 +142,18 @@ impl Emulated {
             .step(buttons)
             .map_err(|e| EmulatedError::Emulation(e.0))?;
         self.pressed = buttons;
-        match GameView::decode(self.session.ram()) {
-            Ok(view) => {
-                let events = self.tracker.observe(&view);
-                self.spawn_pending |= events.spawned;
-                if events.locked.is_some() && !events.spawned {
-                    self.spawn_pending = false;
-                }
-                self.view = Some(view);
-                Ok(events)
-            }
-            Err(_) => {
-                self.inconsistent_frames += 1;
-                self.tracker.note_inconsistent();
-                Ok(Events::default())
-            }
+        let Ok(view) = GameView::decode(self.session.ram()) else {
+            self.inconsistent_frames += 1;
+            self.tracker.note_inconsistent();
+            return Ok(Events::default());
+        };
+        let events = self.tracker.observe(&view);
+        self.spawn_pending |= events.spawned;
+        if events.locked.is_some() && !events.spawned {
+            self.spawn_pending = false;
         }
+        self.view = Some(view);
+        Ok(events)
     }
 
     /// `frames` frames holding `buttons`, stopping at a game over.
@@ -183,12 +179,17 @@ impl Emulated {
 
     /// Whether the game is over.
     pub fn game_over(&self) -> bool {
-        self.view.as_ref().is_some_and(|v| v.phase == Phase::GameOver)
+        self.view
+            .as_ref()
+            .is_some_and(|v| v.phase == Phase::GameOver)
     }
 
     /// The game as RAM shows it (all zeros before the first frame RAM explains).
     pub fn observed(&self) -> Observed {
-        self.view.as_ref().map(Observed::of_view).unwrap_or_default()
+        self.view
+            .as_ref()
+            .map(Observed::of_view)
+            .unwrap_or_default()
     }
 
     /// Where the column in hand can lock from where it stands.
@@ -205,7 +206,11 @@ impl Emulated {
             armed: view.soft_drop,
             held: self.pressed,
         };
-        Some((reachable(&board, start, INPUT), Column(falling.jewels), start))
+        Some((
+            reachable(&board, start, INPUT),
+            Column(falling.jewels),
+            start,
+        ))
     }
 
     /// The actions the column in hand can reach (none away from a decision).

@@ -12,7 +12,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-fn error(e: EmulatedError) -> PyErr {
+fn error(e: &EmulatedError) -> PyErr {
     match e {
         EmulatedError::NotTheGame(_) | EmulatedError::Unreachable(_) => {
             PyValueError::new_err(e.to_string())
@@ -51,7 +51,7 @@ impl EmulatedGame {
     #[new]
     #[pyo3(signature = (rom=None, *, video=false))]
     fn new(rom: Option<&Bound<'_, PyAny>>, video: bool) -> PyResult<Self> {
-        let game = Emulated::new(rom_image(rom)?, video).map_err(error)?;
+        let game = Emulated::new(rom_image(rom)?, video).map_err(|e| error(&e))?;
         Ok(Self {
             game: Shared::new(game),
         })
@@ -60,20 +60,30 @@ impl EmulatedGame {
     /// Power-on and a new game dealt from generator state ``state`` (0-65535), to its first
     /// column.
     fn new_game(&self, py: Python<'_>, state: i64) -> PyResult<GainedTuple> {
-        let state = u16::try_from(state)
-            .map_err(|_| PyValueError::new_err(format!("generator state {state} is not 0-65535")))?;
+        let state = u16::try_from(state).map_err(|_| {
+            PyValueError::new_err(format!("generator state {state} is not 0-65535"))
+        })?;
         let mut guard = self.game()?;
         let game: &mut Emulated = &mut guard;
-        py.detach(|| game.new_game(state)).map(tuple).map_err(error)
+        py.detach(|| game.new_game(state))
+            .map(tuple)
+            .map_err(|e| error(&e))
     }
 
     /// ``count`` frames holding ``buttons``, stopping at a game over.
-    fn frames(&self, py: Python<'_>, buttons: &Bound<'_, PyAny>, count: i64) -> PyResult<GainedTuple> {
+    fn frames(
+        &self,
+        py: Python<'_>,
+        buttons: &Bound<'_, PyAny>,
+        count: i64,
+    ) -> PyResult<GainedTuple> {
         let buttons = convert::buttons(buttons)?;
         let count = convert::count("frames", count, console::MOST_FRAMES)?;
         let mut guard = self.game()?;
         let game: &mut Emulated = &mut guard;
-        py.detach(|| game.frames(buttons, count)).map(tuple).map_err(error)
+        py.detach(|| game.frames(buttons, count))
+            .map(tuple)
+            .map_err(|e| error(&e))
     }
 
     /// Places the column in hand as ``action`` (``x * 3 + arrangement``) and runs to the next
@@ -86,12 +96,14 @@ impl EmulatedGame {
         if !mask[usize::from(x * ARRANGEMENTS + arrangement)] {
             return Err(unreachable(x, arrangement, &mask));
         }
-        py.detach(|| game.place(x, arrangement)).map(tuple).map_err(error)
+        py.detach(|| game.place(x, arrangement))
+            .map(tuple)
+            .map_err(|e| error(&e))
     }
 
     /// The game as RAM shows it, decoded.
     fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        self.game()?.observed().to_dict(py)
+        self.game()?.observed().into_dict(py)
     }
 
     /// Which of the 18 actions the column in hand can reach.

@@ -3,9 +3,7 @@
 use crate::observed::Observed;
 use magic_jewelry_engine::rules::board::WIDTH;
 use magic_jewelry_engine::rules::ColumnGenerator;
-use magic_jewelry_engine::{
-    reachable, FallState, Game, InputModel, Placements, RuleSet, Turn,
-};
+use magic_jewelry_engine::{reachable, FallState, Game, InputModel, Placements, RuleSet, Turn};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -61,7 +59,11 @@ pub fn unreachable(x: u8, arrangement: u8, mask: &[bool; ACTIONS]) -> PyErr {
         "action {} (x {x}, arrangement {arrangement}) is not reachable by the column in hand; \
          reachable: {}",
         x * ARRANGEMENTS + arrangement,
-        if reachable.is_empty() { "none".to_owned() } else { reachable.join(", ") }
+        if reachable.is_empty() {
+            "none".to_owned()
+        } else {
+            reachable.join(", ")
+        }
     ))
 }
 
@@ -168,7 +170,7 @@ impl PyGame {
 
     /// The game at the spawn of the column in hand, decoded as the environments observe it.
     fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        self.with(|e| Observed::of_game(&e.game)).to_dict(py)
+        self.with(|e| Observed::of_game(&e.game)).into_dict(py)
     }
 
     /// Which of the 18 actions the column in hand can reach (all false: it cannot move, and
@@ -180,7 +182,11 @@ impl PyGame {
     /// Places the column in hand as ``action`` and brings on the next; returns what it did:
     /// ``points``, ``removed`` (cells cleared), ``chains``, ``wild``, ``jewels`` left on the
     /// board and ``lost``. An action the column cannot reach raises ``ValueError``.
-    fn play<'py>(&self, py: Python<'py>, action: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    fn play<'py>(
+        &self,
+        py: Python<'py>,
+        action: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let (x, arrangement) = placement_of(action)?;
         let turn = self.with(|e| {
             let mask = mask_of(&e.placements);

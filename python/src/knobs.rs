@@ -24,7 +24,9 @@ fn text(knob: &Knob, value: &Bound<'_, PyAny>) -> PyResult<String> {
         }
         Values::Count { .. } => {
             if value.is_instance_of::<PyBool>() {
-                return Err(PyTypeError::new_err(format!("{name} is an int, not a bool")));
+                return Err(PyTypeError::new_err(format!(
+                    "{name} is an int, not a bool"
+                )));
             }
             value
                 .extract::<i128>()
@@ -56,7 +58,7 @@ pub fn apply(
             )));
         }
     }
-    for knob in KNOBS.iter() {
+    for knob in &KNOBS {
         let Some(value) = given.get_item(keyword(knob))? else {
             continue;
         };
@@ -78,7 +80,7 @@ pub fn apply(
 /// Every knob: its keyword, default, values and help (`jewelbot.knobs()`).
 pub fn describe(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     let list = PyList::empty(py);
-    for knob in KNOBS.iter() {
+    for knob in &KNOBS {
         let entry = PyDict::new(py);
         entry.set_item("name", keyword(knob))?;
         entry.set_item("default", knob.default_value())?;

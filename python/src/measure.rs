@@ -60,7 +60,12 @@ pub fn simulate<'py>(
     args.game.seed = seed;
     args.workers.threads = threads;
     args.workers.quiet = true;
-    knobs::apply(&mut args.player.spec, knobs, "simulate()", |k| k.in_lab())?;
+    knobs::apply(
+        &mut args.player.spec,
+        knobs,
+        "simulate()",
+        magic_jewelry_engine::player::Knob::in_lab,
+    )?;
     let report = py
         .detach(|| sim::simulate(&args))
         .map_err(|e| PyValueError::new_err(format!("{e:#}")))?;
@@ -124,7 +129,14 @@ pub fn evaluate<'py>(
                 None
             })
         };
-        play_with(choose, chunk_seed, chunk_columns, config, &mut stats, |_| {});
+        play_with(
+            choose,
+            chunk_seed,
+            chunk_columns,
+            config,
+            &mut stats,
+            |_| {},
+        );
         if let Some(error) = failure {
             return Err(error);
         }
@@ -139,7 +151,7 @@ fn ask(
 ) -> PyResult<Option<(u8, u8)>> {
     py.check_signals()?;
     let mask = mask_of(&question.placements());
-    let observation = observed(question).to_dict(py)?;
+    let observation = observed(question).into_dict(py)?;
     let action = policy.call1((observation, PyArray1::from_slice(py, &mask)))?;
     if action.is_none() {
         return Ok(None);
@@ -168,11 +180,13 @@ fn report<'py>(
     dict.set_item("max_jewels", stats.max_jewels)?;
     // As `sim`'s JSON report writes it: no clear, no figure.
     let per_clear = stats.columns_per_clear();
-    dict.set_item("columns_per_clear", per_clear.is_finite().then_some(per_clear))?;
+    dict.set_item(
+        "columns_per_clear",
+        per_clear.is_finite().then_some(per_clear),
+    )?;
     dict.set_item("points_per_column", stats.points_per_column())?;
     dict.set_item("wild_columns", stats.wild_columns)?;
     dict.set_item("highest_level", stats.highest_level)?;
     dict.set_item("removed", stats.removed)?;
     Ok(dict)
 }
-

@@ -12,6 +12,10 @@ use pyo3::types::PyDict;
 /// Planes of the board: one for each colour 1-6, then the wild jewel (7).
 pub const PLANES: usize = 7;
 
+/// The counters' bound in the observation (`jewelbot.envs.COUNTER_HIGH`): 2^53 - 1, which a
+/// float holds exactly, so that Gymnasium's spaces sample it.
+pub const COUNTER_HIGH: u64 = (1 << 53) - 1;
+
 /// The counters, in the order of the observation's `counters` array.
 pub const COUNTERS: [&str; 7] = [
     "score",
@@ -97,7 +101,7 @@ impl Observed {
 
     /// The observation: `board` (7, 15, 6) planes, `current` and `next` (3,), `position` (2,),
     /// all `uint8`, and `counters` (7,) `int64` in [`COUNTERS`] order.
-    pub fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    pub fn into_dict(self, py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
         let mut planes = vec![0u8; PLANES * ROWS * WIDTH];
         for (row, cells) in self.grid.iter().enumerate() {
             for (x, &cell) in cells.iter().enumerate() {
@@ -115,9 +119,12 @@ impl Observed {
             self.since_wild,
             self.generator,
         ]
-        .map(|n| i64::try_from(n).unwrap_or(i64::MAX));
+        .map(|n| n.min(COUNTER_HIGH) as i64);
         let dict = PyDict::new(py);
-        dict.set_item("board", PyArray1::from_vec(py, planes).reshape([PLANES, ROWS, WIDTH])?)?;
+        dict.set_item(
+            "board",
+            PyArray1::from_vec(py, planes).reshape([PLANES, ROWS, WIDTH])?,
+        )?;
         dict.set_item("current", PyArray1::from_slice(py, &self.current))?;
         dict.set_item("next", PyArray1::from_slice(py, &self.next))?;
         dict.set_item("position", PyArray1::from_slice(py, &[self.x, self.y]))?;
@@ -152,9 +159,12 @@ pub fn from_dict(observation: &Bound<'_, PyAny>) -> PyResult<Observed> {
         values
             .iter()
             .map(|&v| {
-                u8::try_from(v).ok().filter(|&b| i64::from(b) <= max).ok_or_else(|| {
-                    PyValueError::new_err(format!("observation[{name:?}] holds {v} (0-{max})"))
-                })
+                u8::try_from(v)
+                    .ok()
+                    .filter(|&b| i64::from(b) <= max)
+                    .ok_or_else(|| {
+                        PyValueError::new_err(format!("observation[{name:?}] holds {v} (0-{max})"))
+                    })
             })
             .collect()
     };

@@ -84,11 +84,7 @@ impl Player {
     /// action (``x * 3 + arrangement``) and why it won, in one line. ``game`` is a
     /// ``jewelbot.Game`` or an environment's observation. ``(None, reason)`` when the column
     /// cannot move. The search runs without the GIL.
-    fn choose(
-        &self,
-        py: Python<'_>,
-        game: &Bound<'_, PyAny>,
-    ) -> PyResult<(Option<u8>, String)> {
+    fn choose(&self, py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<(Option<u8>, String)> {
         let question = if let Ok(game) = game.cast::<PyGame>() {
             let game = game.get().game();
             if game.rules() != self.spec.rules {
@@ -119,7 +115,10 @@ impl Player {
                 "the player chose a swap, which the placements' actions do not name",
             ));
         }
-        Ok((Some(decision.x * ARRANGEMENTS + decision.arrangement), reason))
+        Ok((
+            Some(decision.x * ARRANGEMENTS + decision.arrangement),
+            reason,
+        ))
     }
 
     /// The player's settings, as results files describe it (a JSON text).

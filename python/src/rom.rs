@@ -1,7 +1,9 @@
 //! Which ROM a console runs: a file, bytes, or the open cartridge.
 
 use jewelbot_host::rom::RomImage;
-use pyo3::exceptions::{PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyTypeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 use std::path::PathBuf;

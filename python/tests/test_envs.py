@@ -25,6 +25,10 @@ PLACEMENTS = "jewelbot/MagicJewelryPlacements-v0"
 def test_check_env(env_id, kwargs):
     env = gym.make(env_id, **kwargs)
     check_env(env.unwrapped, skip_render_check=False)
+    env.observation_space.seed(0)
+    assert env.observation_space.contains(env.observation_space.sample())
+    observation, _ = env.reset(seed=0)
+    assert env.observation_space.contains(observation)
     env.close()
 
 
