@@ -100,9 +100,7 @@ def main() -> None:
     args = parser.parse_args()
     examples = demonstrations(args.columns, args.seed)
     weights = train(examples, args.epochs, args.rate, args.seed)
-    agreed = np.mean(
-        [np.argmax(np.where(m, x @ weights, -np.inf)) == a for x, m, a in examples]
-    )
+    agreed = np.mean([np.argmax(np.where(m, x @ weights, -np.inf)) == a for x, m, a in examples])
     print(f"{len(examples)} demonstrations; the student agrees with the teacher on {agreed:.1%}")
 
     def student(observation, mask):
