@@ -17,6 +17,10 @@ pub const WIDTH: usize = 256;
 /// Most frames one call runs (about 77 days of play): a typo's bound, not a limit of use.
 pub const MOST_FRAMES: u64 = 400_000_000;
 
+/// Frames run between two looks at Python's signals (about a second of emulation), so that
+/// Ctrl-C stops a long run.
+pub const SIGNAL_FRAMES: u64 = 1000;
+
 /// A session behind a lock that Python threads share, gone once closed.
 pub struct Shared<T>(Mutex<Option<T>>);
 
@@ -144,8 +148,16 @@ impl Console {
         let buttons = buttons.map_or(Ok(Buttons::NONE), convert::buttons)?;
         let mut guard = self.session()?;
         let session: &mut Session = &mut guard;
-        py.detach(|| run_frames(session, buttons, frames))
-            .map_err(PyRuntimeError::new_err)
+        let mut left = frames;
+        while left > 0 {
+            let now = left.min(SIGNAL_FRAMES);
+            py.detach(|| run_frames(session, buttons, now))
+                .map_err(PyRuntimeError::new_err)?;
+            left -= now;
+            // Ctrl-C stops a long run between frames.
+            py.check_signals()?;
+        }
+        Ok(())
     }
 
     /// Soft reset, as the console's Reset button.

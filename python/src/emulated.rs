@@ -52,6 +52,14 @@ pub struct Gained {
 }
 
 impl Gained {
+    /// What `later` brought too.
+    pub fn merge(&mut self, later: &Self) {
+        self.points += later.points;
+        self.cleared += later.cleared;
+        self.frames += later.frames;
+        self.game_over |= later.game_over;
+    }
+
     fn add(&mut self, events: &Events) {
         self.points += u64::from(events.points);
         self.cleared += u64::from(events.jewels_cleared);

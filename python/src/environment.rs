@@ -81,9 +81,18 @@ impl EmulatedGame {
         let count = convert::count("frames", count, console::MOST_FRAMES)?;
         let mut guard = self.game()?;
         let game: &mut Emulated = &mut guard;
-        py.detach(|| game.frames(buttons, count))
-            .map(tuple)
-            .map_err(|e| error(&e))
+        let mut gained = Gained::default();
+        let mut left = count;
+        while left > 0 && !gained.game_over {
+            let now = left.min(console::SIGNAL_FRAMES);
+            let more = py
+                .detach(|| game.frames(buttons, now))
+                .map_err(|e| error(&e))?;
+            gained.merge(&more);
+            left -= now;
+            py.check_signals()?;
+        }
+        Ok(tuple(gained))
     }
 
     /// Places the column in hand as ``action`` (``x * 3 + arrangement``) and runs to the next

@@ -1,4 +1,8 @@
+import signal
+import subprocess
 import threading
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -158,3 +162,63 @@ def test_constants():
     assert jewelbot.BUTTONS[0] == "A" and len(jewelbot.BUTTONS) == 8
     assert jewelbot.SCREEN_SHAPE == (240, 256, 3)
     assert jewelbot.RAM_SIZE == 2048
+
+
+class Interrupted(Exception):
+    pass
+
+
+def test_a_signal_stops_a_long_run():
+    def interrupt(signum, frame):
+        raise Interrupted
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        console = Console(video=False)
+        signal.setitimer(signal.ITIMER_REAL, 0.2)
+        began = time.monotonic()
+        with pytest.raises(Interrupted):
+            console.run(10_000_000)
+        assert time.monotonic() - began < 10
+        assert 0 < console.frame < 10_000_000
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def command():
+    """The `jewelbot` command the workspace built, if any (the Rust tiers build it first)."""
+    repo = Path(__file__).resolve().parents[2]
+    for build in ("release", "debug"):
+        binary = repo / "target" / build / "jewelbot"
+        if binary.exists():
+            return binary
+    pytest.skip("no jewelbot command built (cargo build --bin jewelbot)")
+
+
+def test_states_are_the_command_s(tmp_path):
+    binary = command()
+    written = tmp_path / "command.state"
+    subprocess.run(
+        [binary, "run", "--headless", "--ai", "off", "--frames", "300"] + ["--save-state", written],
+        check=True,
+        capture_output=True,
+    )
+    console = Console()
+    console.load_state(written.read_bytes())
+    assert console.frame == 300
+    console.run(20)
+    mine = tmp_path / "python.state"
+    mine.write_bytes(console.save_state())
+    again = tmp_path / "again.state"
+    subprocess.run(
+        [binary, "run", "--headless", "--ai", "off", "--frames", "10"]
+        + ["--state", mine, "--save-state", again],
+        check=True,
+        capture_output=True,
+    )
+    console.run(10)
+    after = Console()
+    after.load_state(again.read_bytes())
+    assert after.frame == console.frame == 330
+    assert np.array_equal(after.ram, console.ram)
