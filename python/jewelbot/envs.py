@@ -11,7 +11,7 @@ end an episode at a game over.
 
 from __future__ import annotations
 
-from typing import Any, Optional, SupportsFloat
+from typing import Any, Optional, SupportsFloat, Union
 
 import gymnasium
 import numpy as np
@@ -243,8 +243,15 @@ class MagicJewelryPlacementsEnv(_Closable):
         self._mask = np.zeros(ACTIONS, dtype=bool)
         self._over = True
 
+    def _source(self) -> Union[EmulatedGame, Game]:
+        if self._emulated is not None:
+            return self._emulated
+        if self._game is None:
+            raise RuntimeError("the game is not begun: reset() the environment")
+        return self._game
+
     def _observe(self) -> tuple[dict, dict]:
-        source = self._emulated if self._emulated is not None else self._game
+        source = self._source()
         self._mask = source.action_mask()
         return source.observation(), {"action_mask": self._mask}
 
@@ -281,9 +288,11 @@ class MagicJewelryPlacementsEnv(_Closable):
             raise RuntimeError("the game is over (or not begun): reset() the environment")
         if self._emulated is not None:
             points, cleared, _frames, lost = self._emulated.place(action)
-        else:
+        elif self._game is not None:
             turn = self._game.play(action)
             points, cleared, lost = turn["points"], turn["removed"], turn["lost"]
+        else:
+            raise RuntimeError("the game is not begun: reset() the environment")
         observation, info = self._observe()
         # A column that cannot move at its spawn loses the game too.
         lost = bool(lost or not self._mask.any())
