@@ -205,20 +205,8 @@ impl Emulated {
         let view = self.view.as_ref()?;
         let falling = view.falling?;
         let board = Board::from_grid(&view.board.0).ok()?;
-        let start = FallState {
-            x: falling.x,
-            y: falling.y as i8,
-            arrangement: 0,
-            timer: view.fall_timer,
-            speed: view.fall_speed,
-            armed: view.soft_drop,
-            held: self.pressed,
-        };
-        Some((
-            reachable(&board, start, INPUT),
-            Column(falling.jewels),
-            start,
-        ))
+        let start = view.fall_state(self.pressed)?;
+        Some((reachable(&board, start, INPUT), Column(falling.jewels), start))
     }
 
     /// The actions the column in hand can reach (none away from a decision).

@@ -7,8 +7,9 @@
 //! view inconsistent, and the caller decides what to do (the AI waits for a consistent frame).
 
 use crate::memory_map::{self as map, COLUMNS, HIDDEN_ROWS, ROWS, VISIBLE_ROWS};
-use jewelbot_plugin::Ram;
+use jewelbot_plugin::{Buttons, Ram};
 pub use magic_jewelry_engine::rules::board::cell_char;
+use magic_jewelry_engine::FallState;
 pub use magic_jewelry_engine::{EMPTY, WILD};
 use std::fmt;
 
@@ -443,6 +444,21 @@ impl GameView {
     /// a wild column (that column falls at the new level's speed).
     pub fn level_in_force(&self) -> u8 {
         self.level_index.wrapping_add(u8::from(self.level_up))
+    }
+
+    /// Where the falling column stands in its fall, as the search starts from it, with `held`
+    /// the buttons held during the last frame (`None` while no column falls).
+    pub fn fall_state(&self, held: Buttons) -> Option<FallState> {
+        let falling = self.falling?;
+        Some(FallState {
+            x: falling.x,
+            y: falling.y as i8,
+            arrangement: 0,
+            timer: self.fall_timer,
+            speed: self.fall_speed,
+            armed: self.soft_drop,
+            held,
+        })
     }
 
     /// True when the column under control is the wild column.

@@ -411,22 +411,14 @@ impl Player {
 
     /// The column in hand as it stands.
     fn question(&mut self, view: &GameView, board: &Board, jewels: Column) -> Option<Question> {
-        let falling = view.falling?;
+        let start = view.fall_state(self.pressed)?;
         let next = Column(view.next);
         let generator = self.lookahead.read(view, jewels, next);
         Some(Question {
             board: *board,
             current: jewels,
             next: next.is_valid().then_some(next),
-            start: FallState {
-                x: falling.x,
-                y: falling.y as i8,
-                arrangement: 0,
-                timer: view.fall_timer,
-                speed: view.fall_speed,
-                armed: view.soft_drop,
-                held: self.pressed,
-            },
+            start,
             input: self.mode.input_model(),
             counters: Self::counters(view),
             generator: generator.map(ColumnGenerator::Game),
