@@ -206,7 +206,11 @@ impl Emulated {
         let falling = view.falling?;
         let board = Board::from_grid(&view.board.0).ok()?;
         let start = view.fall_state(self.pressed)?;
-        Some((reachable(&board, start, INPUT), Column(falling.jewels), start))
+        Some((
+            reachable(&board, start, INPUT),
+            Column(falling.jewels),
+            start,
+        ))
     }
 
     /// The actions the column in hand can reach (none away from a decision).

@@ -14,10 +14,10 @@ use pyo3::types::PyDict;
 
 fn error(e: &EmulatedError) -> PyErr {
     match e {
-        EmulatedError::NotTheGame(_) | EmulatedError::Unreachable(_) => {
-            PyValueError::new_err(e.to_string())
-        }
-        EmulatedError::Emulation(_) | EmulatedError::Stuck(_) => {
+        EmulatedError::NotTheGame(_) => PyValueError::new_err(e.to_string()),
+        // An action is checked against the mask before it is carried out: a column that cannot
+        // go on to its target halfway is the game's doing, not the caller's.
+        EmulatedError::Unreachable(_) | EmulatedError::Emulation(_) | EmulatedError::Stuck(_) => {
             PyRuntimeError::new_err(e.to_string())
         }
     }
