@@ -6,6 +6,7 @@
 //! - [`player`] and [`knobs`]: `Player`, from the one description of the player;
 //! - [`measure`]: `simulate` (the lab's `sim`) and `evaluate` (a Python policy, the same
 //!   statistics);
+//! - [`horizon`]: `horizon`'s proof as tasks, for the Ray driver (`jewelbot.cluster`);
 //! - [`observed`]: the decoded game every one of them shows.
 
 mod console;
@@ -13,6 +14,7 @@ mod convert;
 mod emulated;
 mod environment;
 mod game;
+mod horizon;
 mod knobs;
 mod measure;
 mod observed;
@@ -37,6 +39,9 @@ fn _jewelbot(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(measure::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(measure::evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(measure::sim_games, m)?)?;
+    m.add_class::<horizon::HorizonDriver>()?;
+    m.add_class::<horizon::HorizonWorker>()?;
+    m.add_function(wrap_pyfunction!(horizon::horizon_help, m)?)?;
     m.add("BUTTONS", convert::BUTTON_NAMES.to_vec())?;
     m.add("COUNTERS", observed::COUNTERS.to_vec())?;
     m.add("ACTIONS", game::ACTIONS)?;

@@ -24,6 +24,7 @@ mod reference;
 mod results_file;
 mod settings;
 mod state;
+pub mod tasks;
 #[cfg(test)]
 mod tests;
 

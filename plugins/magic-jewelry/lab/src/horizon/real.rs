@@ -6,8 +6,8 @@
 use super::checkpoint::Checkpoints;
 use super::results_file::{Held, Kind, ResultsFile};
 use super::{
-    choices_of, play_start_from, player_fingerprint, Args, Blind, Known, Outcome, Progress, Repeat,
-    Report, StartResult,
+    choices_of, play_start_from, player_fingerprint, Args, Blind, Known, Lesson, Outcome, Progress,
+    Repeat, Report, StartResult,
 };
 use crate::stop::Stop;
 use indicatif::ProgressBar;
@@ -167,6 +167,11 @@ impl StartRunner<'_> {
     /// Plays the start from generator state `state` (from its checkpoint if one was kept),
     /// keeps its checkpoint and lessons, and appends its result to the results file.
     pub fn play(&self, state: u16) -> StartResult {
+        self.play_learning(state).0
+    }
+
+    /// [`StartRunner::play`], with what the start taught (a decided start's lessons).
+    pub fn play_learning(&self, state: u16) -> (StartResult, Vec<Lesson>) {
         let mut strategy = self.spec.build();
         let started = Instant::now();
         let resumed = self
@@ -219,7 +224,7 @@ impl StartRunner<'_> {
                 self.errors.keep(e);
             }
         }
-        result
+        (result, lessons)
     }
 }
 

@@ -380,8 +380,13 @@ impl ResultsFile {
     }
 
     pub(super) fn append(&self, result: &StartResult) -> anyhow::Result<()> {
+        self.append_line(&serde_json::to_string(result)?)
+    }
+
+    /// Appends a result's line as [`ResultsFile::append`] writes it (a worker's, elsewhere).
+    pub(super) fn append_line(&self, line: &str) -> anyhow::Result<()> {
         // One write: a killed run leaves a whole line or a line cut short.
-        let line = serde_json::to_string(result)? + "\n";
+        let line = line.trim_end().to_owned() + "\n";
         let mut file = self
             .file
             .lock()

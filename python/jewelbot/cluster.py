@@ -1,0 +1,298 @@
+"""Proofs past one machine: ``jewelbot horizon`` on a Ray cluster.
+
+``python -m jewelbot.cluster horizon [horizon's options] [--address ADDRESS] [--num-cpus N]``
+plays the starts a ``jewelbot horizon`` command line asks for as Ray tasks, one start a task, on
+the cluster at ``--address`` (``auto``, ``ray://HOST:10001``) or on a local one started for the
+run. ``horizon(...)`` does the same from Python. See ``docs/cluster.md``.
+
+- The results file is ``jewelbot horizon --results``' own: one line a decided start, written by
+  the driver alone (a second driver on the same file is refused), resumed by either command.
+- What decided starts teach (the states known to lead to a proven cycle or a game over) is
+  passed on to the starts after them, so that a start stops as soon as it meets one.
+- Each start keeps its checkpoint in ``--checkpoint DIR`` (on storage every node reads): a task
+  retried after its worker or node is lost goes on from it.
+- A worker whose player is not the driver's (another version of the package, another build)
+  is refused with a message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import json
+import os
+import sys
+import time
+from collections import deque
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, Optional
+
+from jewelbot import __version__
+from jewelbot._jewelbot import HorizonDriver, HorizonWorker, horizon_help
+
+#: Times Ray plays a start again after its worker process or node is lost.
+RETRIES = 3
+
+#: Seconds between two progress lines.
+PROGRESS_EVERY = 10.0
+
+
+def _import_ray() -> Any:
+    try:
+        import ray
+    except ImportError as error:
+        raise ImportError(
+            "the cluster driver needs Ray: pip install 'ray==2.60.0' (or ./python[cluster])"
+        ) from error
+    return ray
+
+
+def columns_played(result: dict) -> int:
+    """The columns a start's game was played for, from its results line: to its repeat and one
+    more period (a proof), to the state it met (joined), to its game over, or all it was given."""
+    outcome = result["outcome"]
+    if outcome == "perpetual":
+        return int(result["cycle_start"]) + 2 * int(result["period"])
+    if outcome in ("joined", "game_over"):
+        return int(result["column"])
+    return int(result["columns"])
+
+
+def flags(options: dict[str, Any]) -> list[str]:
+    """``horizon``'s words from keyword options: ``every_start=True`` is ``--every-start``,
+    ``max_columns=5000`` is ``--max-columns 5000``; ``False`` and ``None`` are left out."""
+    words: list[str] = []
+    for name, value in options.items():
+        flag = "--" + name.replace("_", "-")
+        if value is True:
+            words.append(flag)
+        elif value is False or value is None:
+            continue
+        else:
+            words += [flag, os.fspath(value) if isinstance(value, os.PathLike) else str(value)]
+    return words
+
+
+@contextlib.contextmanager
+def _only_writer(results: Optional[Path]) -> Iterator[None]:
+    """Holds the results file's lock for the run: a second driver on it is refused."""
+    if results is None:
+        yield
+        return
+    lock_path = results.with_name(results.name + ".lock")
+    with open(lock_path, "a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise RuntimeError(
+                f"another driver is writing {results} (it holds {lock_path}): "
+                "one driver a results file"
+            ) from None
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+# One worker a process and a run: its player is built once, and what it learned stays.
+_workers: dict[tuple[tuple[str, ...], str], tuple[HorizonWorker, set[int]]] = {}
+
+
+def _play_start(
+    words: Sequence[str],
+    settings: str,
+    version: str,
+    start: int,
+    lessons: Sequence[tuple[int, Any]],
+) -> tuple[int, Optional[str], bytes]:
+    """A Ray task: plays one start on this worker, after learning the lessons it has not."""
+    if version != __version__:
+        raise RuntimeError(
+            f"this worker runs jewelbot {__version__} and the driver {version}: "
+            "install the same version on every node"
+        )
+    ray = _import_ray()
+    key = (tuple(words), settings)
+    if key not in _workers:
+        _workers[key] = (HorizonWorker(list(words), settings), set())
+    worker, learned = _workers[key]
+    for batch, ref in lessons:
+        if batch not in learned:
+            worker.learn(ray.get(ref))
+            learned.add(batch)
+    line, taught = worker.play(start)
+    return start, line, taught
+
+
+class _Tally:
+    """What the run has decided so far."""
+
+    def __init__(self, held: tuple[int, int, int], cycles: Sequence[str]) -> None:
+        self.proven, self.lost, self.undecided = held
+        self.resumed = sum(held)
+        self.cycles = set(cycles)
+        self.columns = 0
+        self.results: list[dict] = []
+
+    def add(self, line: str) -> None:
+        result = json.loads(line)
+        self.results.append(result)
+        self.columns += columns_played(result)
+        outcome = result["outcome"]
+        if outcome in ("perpetual", "joined"):
+            self.proven += 1
+            self.cycles.add(result["cycle"])
+        elif outcome == "game_over":
+            self.lost += 1
+        else:
+            self.undecided += 1
+
+    @property
+    def decided(self) -> int:
+        return self.proven + self.lost + self.undecided
+
+
+def horizon(
+    *words: str,
+    address: Optional[str] = None,
+    num_cpus: Optional[int] = None,
+    quiet: bool = False,
+    **options: Any,
+) -> dict:
+    """Play ``jewelbot horizon``'s starts as Ray tasks; return the run's summary.
+
+    Args:
+        words: ``horizon``'s options as the command takes them (``"--every-start"``, ...).
+        address: The cluster (``"auto"``, ``"ray://HOST:10001"``); ``None`` starts a local one
+            for the run (or uses the one this process already joined).
+        num_cpus: CPUs of the local cluster (``None``: all).
+        quiet: No progress lines.
+        options: More of ``horizon``'s options as keywords (``every_start=True``,
+            ``results="r.jsonl"``, ``checkpoint="/shared/ck"``, ``objective="score"``).
+
+    Returns:
+        The summary: ``starts``, ``proven``, ``lost``, ``undecided``, ``cycles``, ``resumed``,
+        ``columns`` (played by the cluster), ``seconds``, ``columns_per_second``, ``results``
+        (the lines of the starts played now).
+    """
+    ray = _import_ray()
+    argv = list(words) + flags(options)
+    driver = HorizonDriver(argv)
+    for refusal in driver.refused:
+        print(refusal, file=sys.stderr)
+    results = Path(driver.results) if driver.results is not None else None
+    with _only_writer(results):
+        if not ray.is_initialized():
+            ray.init(address=address, num_cpus=num_cpus, log_to_driver=False)
+        return _drive(ray, driver, argv, quiet)
+
+
+def _drive(ray: Any, driver: HorizonDriver, argv: list[str], quiet: bool) -> dict:
+    task = ray.remote(max_retries=RETRIES, retry_exceptions=False)(_play_start)
+    settings = driver.settings
+    starts = deque(driver.starts)
+    batches: list[tuple[int, Any]] = []
+    known = driver.lessons()
+    if known != b"[]":
+        batches.append((0, ray.put(known)))
+    tally = _Tally(driver.held, driver.held_cycles)
+    total = len(starts) + tally.resumed
+    # A few starts a CPU in flight: the others wait, and learn what those teach.
+    in_flight = max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
+    pending: dict[Any, int] = {}
+    began = last_said = time.monotonic()
+    try:
+        while starts or pending:
+            while starts and len(pending) < in_flight:
+                start = starts.popleft()
+                ref = task.remote(argv, settings, __version__, start, list(batches))
+                pending[ref] = start
+            done, _ = ray.wait(list(pending), num_returns=1, timeout=PROGRESS_EVERY)
+            for ref in done:
+                start = pending.pop(ref)
+                try:
+                    _, line, taught = ray.get(ref)
+                except ray.exceptions.RayTaskError as error:
+                    # A refusal (another player, another version): every start would meet it.
+                    raise RuntimeError(f"start {start:#06x}: {error.cause}") from None
+                if line is not None:
+                    driver.record(line)
+                    tally.add(line)
+                if taught != b"[]":
+                    batches.append((len(batches) + 1, ray.put(taught)))
+            now = time.monotonic()
+            if not quiet and (now - last_said >= PROGRESS_EVERY or not (starts or pending)):
+                last_said = now
+                _say_progress(tally, total, now - began)
+    except KeyboardInterrupt:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        print(
+            f"stopped when asked: {total - tally.decided} starts undecided; the same command "
+            "goes on from the results file" + (" and the checkpoints" if driver.checkpoint else ""),
+            file=sys.stderr,
+        )
+        raise
+    seconds = time.monotonic() - began
+    return {
+        "starts": total,
+        "proven": tally.proven,
+        "lost": tally.lost,
+        "undecided": tally.undecided,
+        "cycles": len(tally.cycles),
+        "resumed": tally.resumed,
+        "columns": tally.columns,
+        "seconds": seconds,
+        "columns_per_second": tally.columns / seconds if seconds > 0 else 0.0,
+        "results": tally.results,
+    }
+
+
+def _say_progress(tally: _Tally, total: int, seconds: float) -> None:
+    rate = tally.columns / seconds if seconds > 0 else 0.0
+    print(
+        f"{tally.decided}/{total} starts decided: {tally.proven} proven, {tally.lost} lost, "
+        f"{tally.undecided} undecided; {rate:,.0f} columns/s over the cluster",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """``python -m jewelbot.cluster horizon ...``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m jewelbot.cluster",
+        description="Run jewelbot horizon's proofs on a Ray cluster (docs/cluster.md).",
+        epilog="horizon's own options:\n\n" + horizon_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("command", choices=["horizon"])
+    parser.add_argument("--address", help="the cluster: auto, or ray://HOST:10001")
+    parser.add_argument("--num-cpus", type=int, help="CPUs of a local cluster")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines")
+    ours, words = parser.parse_known_args(argv)
+    try:
+        summary = horizon(*words, address=ours.address, num_cpus=ours.num_cpus, quiet=ours.quiet)
+    except KeyboardInterrupt:
+        return 130
+    except (ValueError, RuntimeError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(
+        f"{summary['starts']} starts: {summary['proven']} proven perpetual (in "
+        f"{summary['cycles']} cycles), {summary['lost']} lost, {summary['undecided']} undecided "
+        f"({summary['resumed']} held by the results file); the cluster played "
+        f"{summary['columns']:,} columns in {summary['seconds']:.0f} s "
+        f"({summary['columns_per_second']:,.0f} columns/s)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    # Run as the module `jewelbot.cluster`, not as `__main__`: Ray then sends its tasks to the
+    # workers by name, where each process keeps its player between tasks.
+    from jewelbot.cluster import main as _main
+
+    sys.exit(_main())

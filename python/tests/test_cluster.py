@@ -1,0 +1,167 @@
+"""`horizon` on a local Ray cluster: the same results as one machine, through a killed worker,
+a stopped driver and the refusals."""
+
+import fcntl
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ray = pytest.importorskip("ray")
+
+from jewelbot import cluster  # noqa: E402
+from jewelbot._jewelbot import HorizonDriver, HorizonWorker  # noqa: E402
+
+CHEAP = ["--ai", "simple", "--starts", "4", "--max-columns", "20000", "--seed", "3"]
+# One start of `simple` proven in about 586,000 columns (cycle 0000648364b2de88).
+PROVEN = ["--ai", "simple", "--generator-state", "0x01E6", "--max-columns", "700000"]
+
+
+@pytest.fixture(scope="module")
+def local_cluster():
+    ray.init(num_cpus=2, log_to_driver=False, include_dashboard=False)
+    yield
+    ray.shutdown()
+
+
+def results(path):
+    """A results file's header, and its lines by start (without their times)."""
+    lines = [json.loads(line) for line in Path(path).read_text().splitlines()]
+    by_start = {
+        r["generator_state"]: {k: v for k, v in r.items() if k != "seconds"} for r in lines[1:]
+    }
+    return lines[0], by_start
+
+
+def command():
+    """The `jewelbot` command (`JEWELBOT`, or the one the workspace built)."""
+    if os.environ.get("JEWELBOT"):
+        return Path(os.environ["JEWELBOT"])
+    repo = Path(__file__).resolve().parents[2]
+    for build in ("release", "debug"):
+        binary = repo / "target" / build / "jewelbot"
+        if binary.exists():
+            return binary
+    pytest.skip("no jewelbot command built (cargo build --bin jewelbot)")
+
+
+def test_the_cluster_writes_the_command_s_results(local_cluster, tmp_path):
+    summary = cluster.horizon(*CHEAP, results=tmp_path / "cluster.jsonl", quiet=True)
+    assert summary["starts"] == 4 and summary["undecided"] == 4
+    assert summary["columns"] == 4 * 20000
+    subprocess.run(
+        [command(), "horizon", *CHEAP, "--results", tmp_path / "one.jsonl"],
+        check=True,
+        capture_output=True,
+    )
+    assert results(tmp_path / "cluster.jsonl") == results(tmp_path / "one.jsonl")
+    # Either resumes the other's file: nothing is played again.
+    again = subprocess.run(
+        [command(), "horizon", *CHEAP, "--results", tmp_path / "cluster.jsonl"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    assert "4 starts were decided by an earlier run" in again.stdout
+    resumed = cluster.horizon(*CHEAP, results=tmp_path / "one.jsonl", quiet=True)
+    assert resumed["resumed"] == 4 and resumed["columns"] == 0
+
+
+def test_a_killed_worker_s_start_goes_on_from_its_checkpoint(tmp_path):
+    """The worker playing the start is killed halfway; Ray plays the task again, which goes on
+    from the start's checkpoint and proves what one machine proves."""
+    alone = HorizonWorker(PROVEN, HorizonDriver(PROVEN).settings)
+    line, _ = alone.play(0x01E6)
+    expected = json.loads(line)
+    assert expected["outcome"] == "perpetual"
+
+    driver = subprocess.Popen(
+        [sys.executable, "-m", "jewelbot.cluster", "horizon", *PROVEN, "--num-cpus", "2"]
+        + ["--results", tmp_path / "r.jsonl", "--checkpoint", tmp_path / "ck"]
+        + ["--checkpoint-every", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    killed = None
+    deadline = time.monotonic() + 60
+    while killed is None and time.monotonic() < deadline and driver.poll() is None:
+        time.sleep(0.5)
+        checkpoints = list((tmp_path / "ck").glob("*")) if (tmp_path / "ck").exists() else []
+        found = subprocess.run(["pgrep", "-f", "ray::_play_start"], capture_output=True, text=True)
+        pids = [int(p) for p in found.stdout.split()]
+        if pids and any(c.name == "start-01e6.json" for c in checkpoints):
+            # A checkpoint of the start is kept: the retried task goes on from it.
+            os.kill(pids[0], signal.SIGKILL)
+            killed = pids[0]
+    out, err = driver.communicate(timeout=120)
+    assert killed is not None, f"no worker was seen playing: {err}"
+    assert driver.returncode == 0, err
+    _, by_start = results(tmp_path / "r.jsonl")
+    got = by_start[0x01E6]
+    for key in ("outcome", "cycle", "period", "most_jewels", "cycle_start"):
+        assert got[key] == expected[key], key
+
+
+def test_a_stopped_driver_resumes(tmp_path):
+    run = [sys.executable, "-m", "jewelbot.cluster", "horizon", *CHEAP, "--num-cpus", "1"]
+    run += ["--results", tmp_path / "r.jsonl", "--checkpoint", tmp_path / "ck"]
+    driver = subprocess.Popen(run, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if (tmp_path / "r.jsonl").exists() and len(
+            (tmp_path / "r.jsonl").read_text().splitlines()
+        ) >= 2:
+            break
+        time.sleep(0.2)
+    driver.send_signal(signal.SIGINT)
+    _, err = driver.communicate(timeout=60)
+    assert driver.returncode == 130, err
+    _, partial = results(tmp_path / "r.jsonl")
+    assert 1 <= len(partial) <= 4
+    finished = subprocess.run(run, capture_output=True, text=True, timeout=120)
+    assert finished.returncode == 0, finished.stderr
+    _, whole = results(tmp_path / "r.jsonl")
+    assert len(whole) == 4, "a start was lost or counted twice"
+    lines = (tmp_path / "r.jsonl").read_text().splitlines()
+    assert len(lines) == 5
+
+
+def test_a_second_driver_on_the_same_file_is_refused(tmp_path):
+    results_file = tmp_path / "r.jsonl"
+    with open(tmp_path / "r.jsonl.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(RuntimeError, match="another driver"):
+            cluster.horizon(*CHEAP, results=results_file, quiet=True)
+
+
+def test_another_player_or_version_is_refused(tmp_path):
+    settings = HorizonDriver(CHEAP).settings
+    other = ["--ai", "smart", *CHEAP[2:]]
+    with pytest.raises(RuntimeError, match="not the driver's"):
+        HorizonWorker(other, settings)
+    with pytest.raises(RuntimeError, match="same version"):
+        cluster._play_start(CHEAP, settings, "0.0.0-other", 1, [])
+
+
+def test_a_results_file_of_another_player_is_refused(tmp_path):
+    results_file = tmp_path / "r.jsonl"
+    subprocess.run(
+        [command(), "horizon", "--ai", "smart", *CHEAP[2:], "--results", results_file],
+        check=True,
+        capture_output=True,
+    )
+    with pytest.raises(ValueError, match="other settings"):
+        cluster.horizon(*CHEAP, results=results_file, quiet=True)
+
+
+def test_bad_options():
+    with pytest.raises(ValueError, match="--starts"):
+        cluster.horizon("--starts", "0", quiet=True)
+    with pytest.raises(ValueError, match="unexpected argument"):
+        cluster.horizon("--colour", "red", quiet=True)
