@@ -189,3 +189,20 @@ class HorizonWorker:
 
 def horizon_help() -> str:
     """``jewelbot horizon``'s options, as its help prints them."""
+
+def horizon_estimates(words: list[str]) -> bool:
+    """Whether the words ask for the reference rules' estimate."""
+
+class ReferenceEstimate:
+    """The reference rules' estimate in parts, each made apart."""
+
+    def __init__(self, words: list[str]) -> None: ...
+    @property
+    def runs(self) -> int: ...
+    @property
+    def counts_directly(self) -> bool: ...
+    def estimate(self, run: int) -> bytes: ...
+    def direct(self) -> Optional[bytes]: ...
+    def report(
+        self, estimates: list[bytes], direct: Optional[bytes], seconds: float, json: bool = False
+    ) -> str: ...

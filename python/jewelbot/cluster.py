@@ -13,6 +13,9 @@ run. ``horizon(...)`` does the same from Python. See ``docs/cluster.md``.
   retried after its worker or node is lost goes on from it.
 - A worker whose player is not the driver's (another version of the package, another build)
   is refused with a message.
+- Under the reference rules (``--rules reference``) nothing repeats and ``horizon`` estimates
+  the mean life instead: each of its runs (``--runs``), and its direct count
+  (``--direct-games``), is a task, and the report is the command's for the same seeds.
 """
 
 from __future__ import annotations
@@ -30,7 +33,13 @@ from pathlib import Path
 from typing import Any, Optional
 
 from jewelbot import __version__
-from jewelbot._jewelbot import HorizonDriver, HorizonWorker, horizon_help
+from jewelbot._jewelbot import (
+    HorizonDriver,
+    HorizonWorker,
+    ReferenceEstimate,
+    horizon_estimates,
+    horizon_help,
+)
 
 #: Times Ray plays a start again after its worker process or node is lost.
 RETRIES = 3
@@ -108,11 +117,7 @@ def _play_start(
     lessons: Sequence[tuple[int, Any]],
 ) -> tuple[int, Optional[str], bytes]:
     """A Ray task: plays one start on this worker, after learning the lessons it has not."""
-    if version != __version__:
-        raise RuntimeError(
-            f"this worker runs jewelbot {__version__} and the driver {version}: "
-            "install the same version on every node"
-        )
+    _check_version(version)
     ray = _import_ray()
     key = (tuple(words), settings)
     if key not in _workers:
@@ -124,6 +129,46 @@ def _play_start(
             learned.add(batch)
     line, taught = worker.play(start)
     return start, line, taught
+
+
+def _check_version(version: str) -> None:
+    if version != __version__:
+        raise RuntimeError(
+            f"this worker runs jewelbot {__version__} and the driver {version}: "
+            "install the same version on every node"
+        )
+
+
+def _estimate_part(words: Sequence[str], version: str, part: Any) -> Optional[bytes]:
+    """A Ray task: one run of the reference rules' estimate (``part``: its number), or its
+    direct count (``part``: ``"direct"``)."""
+    _check_version(version)
+    estimating = ReferenceEstimate(list(words))
+    if part == "direct":
+        return estimating.direct()
+    return estimating.estimate(int(part))
+
+
+def _estimate(ray: Any, argv: list[str], quiet: bool) -> dict:
+    """The reference rules' estimate, its runs and its direct count as tasks."""
+    estimating = ReferenceEstimate(argv)
+    task = ray.remote(max_retries=RETRIES, retry_exceptions=False)(_estimate_part)
+    began = time.monotonic()
+    runs = [task.remote(argv, __version__, run) for run in range(estimating.runs)]
+    direct = task.remote(argv, __version__, "direct") if estimating.counts_directly else None
+    try:
+        estimates = ray.get(runs)
+        counted = ray.get(direct) if direct is not None else None
+    except ray.exceptions.RayTaskError as error:
+        raise RuntimeError(str(error.cause)) from None
+    seconds = time.monotonic() - began
+    if not quiet:
+        print(f"{len(estimates)} estimates made in {seconds:.0f} s", file=sys.stderr)
+    return {
+        "runs": len(estimates),
+        "seconds": seconds,
+        "report": estimating.report(estimates, counted, seconds, json="--json" in argv),
+    }
 
 
 class _Tally:
@@ -175,10 +220,16 @@ def horizon(
     Returns:
         The summary: ``starts``, ``proven``, ``lost``, ``undecided``, ``cycles``, ``resumed``,
         ``columns`` (played by the cluster), ``seconds``, ``columns_per_second``, ``results``
-        (the lines of the starts played now).
+        (the lines of the starts played now). Under the reference rules: ``runs``,
+        ``seconds`` and ``report`` (the command's text, or its JSON with ``--json``).
     """
     ray = _import_ray()
     argv = list(words) + flags(options)
+    if horizon_estimates(argv):
+        ReferenceEstimate(argv)  # its options checked before a cluster is joined
+        if not ray.is_initialized():
+            ray.init(address=address, num_cpus=num_cpus, log_to_driver=False)
+        return _estimate(ray, argv, quiet)
     driver = HorizonDriver(argv)
     for refusal in driver.refused:
         print(refusal, file=sys.stderr)
@@ -280,6 +331,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except (ValueError, RuntimeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    if "report" in summary:
+        print(summary["report"], end="")
+        return 0
     print(
         f"{summary['starts']} starts: {summary['proven']} proven perpetual (in "
         f"{summary['cycles']} cycles), {summary['lost']} lost, {summary['undecided']} undecided "

@@ -2,10 +2,12 @@
 //! ([`HorizonDriver`]) and a worker's ([`HorizonWorker`]), both over the lab's
 //! `horizon::tasks`.
 
+use magic_jewelry_engine::RuleSet;
 use magic_jewelry_lab::horizon::tasks::{
-    lessons_from_bytes, lessons_to_bytes, parse_args, Driver, Worker,
+    lessons_from_bytes, lessons_to_bytes, parse_args, part_from_bytes, part_to_bytes, Driver,
+    Worker,
 };
-use magic_jewelry_lab::horizon::Args;
+use magic_jewelry_lab::horizon::{write_report, Args, Estimating};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -157,5 +159,84 @@ impl HorizonWorker {
             .map_err(|e| runtime(&e))?;
         let bytes = lessons_to_bytes(&lessons).map_err(|e| runtime(&e))?;
         Ok((line, PyBytes::new(py, &bytes)))
+    }
+}
+
+/// Whether the words ask for the reference rules' estimate (``--rules reference``) rather
+/// than the real game's proof.
+#[pyfunction]
+pub fn horizon_estimates(words: Vec<String>) -> PyResult<bool> {
+    Ok(args(words)?.player.spec.rules == RuleSet::Reference)
+}
+
+/// The reference rules' estimate in parts: ``ReferenceEstimate(words)`` with the words after
+/// ``jewelbot horizon --rules reference``. Each run (``estimate(run)``) and the direct count
+/// (``direct()``) can be made apart, as bytes; ``report(...)`` puts them together as the
+/// command prints them.
+#[pyclass(module = "jewelbot", name = "ReferenceEstimate", frozen)]
+pub struct ReferenceEstimate {
+    estimating: Estimating,
+}
+
+#[pymethods]
+impl ReferenceEstimate {
+    #[new]
+    fn new(words: Vec<String>) -> PyResult<Self> {
+        let estimating =
+            Estimating::open(&args(words)?).map_err(|e| PyValueError::new_err(format!("{e:#}")))?;
+        Ok(Self { estimating })
+    }
+
+    /// Estimates to make (``--runs``).
+    #[getter]
+    fn runs(&self) -> u32 {
+        self.estimating.runs()
+    }
+
+    /// Whether the life is also counted directly (``--direct-games``).
+    #[getter]
+    fn counts_directly(&self) -> bool {
+        self.estimating.counts_directly()
+    }
+
+    /// Estimate number ``run`` (seed ``--seed + run``) as bytes, without the GIL.
+    fn estimate<'py>(&self, py: Python<'py>, run: u64) -> PyResult<Bound<'py, PyBytes>> {
+        let estimate = py.detach(|| self.estimating.estimate(run));
+        let bytes = part_to_bytes(&estimate).map_err(|e| runtime(&e))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// The life counted directly as bytes (``None`` without ``--direct-games``).
+    fn direct<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
+        let Some(direct) = py.detach(|| self.estimating.direct()) else {
+            return Ok(None);
+        };
+        let bytes = part_to_bytes(&direct).map_err(|e| runtime(&e))?;
+        Ok(Some(PyBytes::new(py, &bytes)))
+    }
+
+    /// The report of the estimates' and the direct count's bytes, as ``jewelbot horizon``
+    /// prints it (``json``: as ``--json`` does).
+    #[pyo3(signature = (estimates, direct, seconds, json=false))]
+    fn report(
+        &self,
+        estimates: Vec<Vec<u8>>,
+        direct: Option<Vec<u8>>,
+        seconds: f64,
+        json: bool,
+    ) -> PyResult<String> {
+        let estimates = estimates
+            .into_iter()
+            .map(|bytes| part_from_bytes(&bytes))
+            .collect::<anyhow::Result<Vec<_>>>()
+            .map_err(|e| PyValueError::new_err(format!("{e:#}")))?;
+        let direct = direct
+            .map(|bytes| part_from_bytes(&bytes))
+            .transpose()
+            .map_err(|e| PyValueError::new_err(format!("{e:#}")))?;
+        let report = self.estimating.report(estimates, direct, seconds);
+        let mut text = Vec::new();
+        write_report(&report, json, &mut text).map_err(|e| runtime(&e))?;
+        String::from_utf8(text).map_err(|e| runtime(&e.into()))
     }
 }

@@ -42,6 +42,8 @@ fn _jewelbot(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<horizon::HorizonDriver>()?;
     m.add_class::<horizon::HorizonWorker>()?;
     m.add_function(wrap_pyfunction!(horizon::horizon_help, m)?)?;
+    m.add_function(wrap_pyfunction!(horizon::horizon_estimates, m)?)?;
+    m.add_class::<horizon::ReferenceEstimate>()?;
     m.add("BUTTONS", convert::BUTTON_NAMES.to_vec())?;
     m.add("COUNTERS", observed::COUNTERS.to_vec())?;
     m.add("ACTIONS", game::ACTIONS)?;

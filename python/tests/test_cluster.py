@@ -165,3 +165,23 @@ def test_bad_options():
         cluster.horizon("--starts", "0", quiet=True)
     with pytest.raises(ValueError, match="unexpected argument"):
         cluster.horizon("--colour", "red", quiet=True)
+
+
+REFERENCE = ["--rules", "reference", "--ai", "simple", "--random-share", "0.3"]
+REFERENCE += ["--trials", "20", "--replications", "2", "--direct-columns", "500"]
+REFERENCE += ["--runs", "2", "--direct-games", "4", "--seed", "5", "--json"]
+
+
+def test_the_reference_estimate_is_the_command_s(local_cluster):
+    """Its runs and its direct count as tasks: the command's figures for the same seeds."""
+    summary = cluster.horizon(*REFERENCE, quiet=True)
+    assert summary["runs"] == 2
+    ours = json.loads(summary["report"])
+    alone = subprocess.run(
+        [command(), "horizon", *REFERENCE], check=True, capture_output=True, text=True
+    )
+    theirs = json.loads(alone.stdout)
+    for report in (ours, theirs):
+        report.pop("seconds")
+    assert ours == theirs
+    assert len(ours["estimates"]) == 2 and ours["direct"]["games"] == 4

@@ -21,7 +21,7 @@ use magic_jewelry_engine::{reachable, Game, InputModel, Question, RuleSet, Strat
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The rows of the board: a full column.
 const FULL: u32 = VISIBLE_ROWS as u32;
@@ -67,7 +67,7 @@ impl Player for Mixed {
 }
 
 /// How an estimate is made.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct Config {
     /// Columns each replication plays to count departures from the safe set (and, in the
     /// first, to choose it).
@@ -107,7 +107,7 @@ impl Default for Config {
 }
 
 /// The estimate of the mean columns to game over.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Estimate {
     pub mean_life: f64,
     /// The 95% interval (infinite when no trial reached a game over).
@@ -468,7 +468,7 @@ fn life_bound(replications: &[Replication], level_count: usize, per_departure: f
 
 /// Lives counted directly: the mean columns to game over of `games` games from an empty board,
 /// with its 95% interval.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct DirectLife {
     pub games: u64,
     pub mean_life: f64,

@@ -37,7 +37,7 @@ pub use game_so_far::{Progress, Repeat};
 pub use known::{Fate, Known, Lesson, KEEP_ONE_IN};
 pub use outcome::{describe, Outcome, StartResult};
 pub use play::{play_start, play_start_from, player_fingerprint, FINGERPRINT_COLUMNS};
-pub use reference::{reference_report, ReferenceReport};
+pub use reference::{reference_report, write_report, Estimating, ReferenceReport};
 pub use state::{Blind, SpawnState};
 
 use crate::stop::Stop;

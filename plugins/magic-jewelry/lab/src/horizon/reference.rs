@@ -4,6 +4,7 @@
 use super::Args;
 use crate::splitting::{self, Mixed, Player};
 use crate::with_threads;
+use magic_jewelry_engine::PlayerSpec;
 use serde::Serialize;
 use std::io::Write;
 use std::time::Instant;
@@ -23,97 +24,160 @@ pub struct ReferenceReport {
     pub seconds: f64,
 }
 
+/// The reference rules' estimate in its parts, so that its runs and its direct count can be
+/// made apart (each a task of the cluster driver's, [`super::tasks`]) and put together the same
+/// as one machine does: the options checked, the player, the settings of each run.
+pub struct Estimating {
+    label: String,
+    spec: PlayerSpec,
+    random_share: f64,
+    config: splitting::Config,
+    runs: u32,
+    direct_games: Option<u64>,
+    game_limit: u64,
+    seed: u64,
+}
+
+impl Estimating {
+    /// The estimate `args` ask for, its options checked.
+    pub fn open(args: &Args) -> anyhow::Result<Self> {
+        if args.generator_state.is_some() || args.starts.is_some() || args.every_start {
+            anyhow::bail!(
+                "--generator-state, --starts and --every-start choose the real game's starts: \
+                 the reference rules' colours come from --seed"
+            );
+        }
+        if args.player.spec.foresight {
+            anyhow::bail!(
+                "--foresight reads the real game's generator: under the reference rules the \
+                 colours are independent and nothing can be foreseen"
+            );
+        }
+        if args.results.is_some() || args.checkpoint.is_some() {
+            anyhow::bail!(
+                "--results and --checkpoint keep the real game's starts: the reference rules' \
+                 estimate is one run (--json prints it)"
+            );
+        }
+        let real = args.real_options_given();
+        if !real.is_empty() {
+            anyhow::bail!(
+                "{} belong{} to the real rules' proof (--rules real): the reference rules' \
+                 estimate would ignore {}",
+                real.join(", "),
+                if real.len() == 1 { "s" } else { "" },
+                if real.len() == 1 { "it" } else { "them" }
+            );
+        }
+        let ai = args
+            .player
+            .spec
+            .named(&args.ai)
+            .map_err(anyhow::Error::msg)?;
+        let a = &args.splitting;
+        Ok(Self {
+            label: format!(
+                "{} ({:?} with {})",
+                ai.label,
+                ai.spec.strategy,
+                ai.spec.evaluation.source(ai.spec.rules)
+            ),
+            random_share: a.random_share(),
+            config: a.config(args.seed),
+            runs: a.runs(),
+            direct_games: a.direct_games,
+            game_limit: a.game_limit(),
+            seed: args.seed,
+            spec: ai.spec,
+        })
+    }
+
+    /// Estimates to make (`--runs`).
+    pub fn runs(&self) -> u32 {
+        self.runs
+    }
+
+    /// Whether the life is also counted directly (`--direct-games`).
+    pub fn counts_directly(&self) -> bool {
+        self.direct_games.is_some()
+    }
+
+    fn player(&self) -> Box<dyn Player> {
+        Box::new(Mixed {
+            strategy: self.spec.build(),
+            random_share: self.random_share,
+        })
+    }
+
+    /// Estimate number `run` (seed `--seed + run`), on the worker threads.
+    pub fn estimate(&self, run: u64) -> splitting::Estimate {
+        let config = splitting::Config {
+            seed: self.config.seed.wrapping_add(run),
+            ..self.config
+        };
+        splitting::estimate(&|| self.player(), &config)
+    }
+
+    /// The life counted directly, when asked for.
+    pub fn direct(&self) -> Option<splitting::DirectLife> {
+        self.direct_games.map(|games| {
+            splitting::direct_life(&|| self.player(), games, self.game_limit, self.seed)
+        })
+    }
+
+    /// The report of the estimates made and the direct count.
+    pub fn report(
+        &self,
+        estimates: Vec<splitting::Estimate>,
+        direct: Option<splitting::DirectLife>,
+        seconds: f64,
+    ) -> ReferenceReport {
+        let covered = direct.map(|d| {
+            estimates
+                .iter()
+                .filter(|e| e.low <= d.mean_life && d.mean_life <= e.high)
+                .count()
+        });
+        ReferenceReport {
+            ai: self.label.clone(),
+            work: self.spec.budget().work.unwrap_or(0),
+            random_share: self.random_share,
+            config: self.config,
+            estimates,
+            direct,
+            covered,
+            seconds,
+        }
+    }
+}
+
 /// The reference rules: the splitting estimate of the mean columns to game over, and with
 /// `--direct-games` the life counted directly to hold it against.
 pub fn reference_report(args: &Args) -> anyhow::Result<ReferenceReport> {
-    if args.generator_state.is_some() || args.starts.is_some() || args.every_start {
-        anyhow::bail!(
-            "--generator-state, --starts and --every-start choose the real game's starts: the \
-             reference rules' colours come from --seed"
-        );
-    }
-    if args.player.spec.foresight {
-        anyhow::bail!(
-            "--foresight reads the real game's generator: under the reference rules the \
-             colours are independent and nothing can be foreseen"
-        );
-    }
-    if args.results.is_some() || args.checkpoint.is_some() {
-        anyhow::bail!(
-            "--results and --checkpoint keep the real game's starts: the reference rules' \
-             estimate is one run (--json prints it)"
-        );
-    }
-    let real = args.real_options_given();
-    if !real.is_empty() {
-        anyhow::bail!(
-            "{} belong{} to the real rules' proof (--rules real): the reference rules' \
-             estimate would ignore {}",
-            real.join(", "),
-            if real.len() == 1 { "s" } else { "" },
-            if real.len() == 1 { "it" } else { "them" }
-        );
-    }
-    let ai = args
-        .player
-        .spec
-        .named(&args.ai)
-        .map_err(anyhow::Error::msg)?;
-    let spec = &ai.spec;
-    let work = spec.budget().work.unwrap_or(0);
-    let random_share = args.splitting.random_share();
-    let make = || -> Box<dyn Player> {
-        let strategy = spec.build();
-        Box::new(Mixed {
-            strategy,
-            random_share,
-        })
-    };
-    let a = &args.splitting;
-    let config = a.config(args.seed);
+    let estimating = Estimating::open(args)?;
     let began = Instant::now();
     let (estimates, direct) = with_threads(args.workers.threads, || {
-        let estimates: Vec<splitting::Estimate> = (0..u64::from(a.runs()))
-            .map(|run| {
-                let config = splitting::Config {
-                    seed: config.seed.wrapping_add(run),
-                    ..config
-                };
-                splitting::estimate(&make, &config)
-            })
+        let estimates: Vec<splitting::Estimate> = (0..u64::from(estimating.runs()))
+            .map(|run| estimating.estimate(run))
             .collect();
-        let direct = a
-            .direct_games
-            .map(|games| splitting::direct_life(&make, games, a.game_limit(), args.seed));
-        (estimates, direct)
+        (estimates, estimating.direct())
     })?;
-    let covered = direct.map(|d| {
-        estimates
-            .iter()
-            .filter(|e| e.low <= d.mean_life && d.mean_life <= e.high)
-            .count()
-    });
-    Ok(ReferenceReport {
-        ai: format!(
-            "{} ({:?} with {})",
-            ai.label,
-            spec.strategy,
-            spec.evaluation.source(spec.rules)
-        ),
-        work,
-        random_share,
-        config,
-        estimates,
-        direct,
-        covered,
-        seconds: began.elapsed().as_secs_f64(),
-    })
+    Ok(estimating.report(estimates, direct, began.elapsed().as_secs_f64()))
 }
 
 /// `horizon --rules reference`.
 pub(super) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<()> {
     let report = reference_report(args)?;
-    if args.json {
+    write_report(&report, args.json, out)
+}
+
+/// The report as `horizon --rules reference` prints it (`json`: as `--json` does).
+pub fn write_report(
+    report: &ReferenceReport,
+    json: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    if json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
         return Ok(());
     }

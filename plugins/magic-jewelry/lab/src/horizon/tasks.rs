@@ -5,7 +5,9 @@
 //! that its player is the driver's, keeps each start's checkpoint in the run's folder (a
 //! retried start goes on from it), and says what the start taught as [`Lesson`]s, which the
 //! driver passes on to the starts after it. One start's result is its results line, the same
-//! `jewelbot horizon --results` writes.
+//! `jewelbot horizon --results` writes. The reference rules' estimate splits likewise
+//! ([`super::Estimating`]): each run, and the direct count, a task; its parts travel as bytes
+//! ([`part_to_bytes`]).
 
 use super::checkpoint::Checkpoints;
 use super::real::{open_checkpoints, real_player, settings_of, FirstError, Resumed, StartRunner};
@@ -50,8 +52,8 @@ impl Driver {
     pub fn open(args: &Args) -> anyhow::Result<Self> {
         if args.player.spec.rules == RuleSet::Reference {
             anyhow::bail!(
-                "the reference rules' estimate runs on one machine (jewelbot horizon --rules \
-                 reference): the cluster plays the real game's proof"
+                "the reference rules' estimate is no proof of starts: its runs are made by \
+                 Estimating"
             );
         }
         refuse_the_estimates_options(args)?;
@@ -199,6 +201,19 @@ impl Worker {
     }
 }
 
+/// One part of the reference rules' estimate as bytes, to travel between processes: an
+/// estimate or the direct count ([`super::Estimating`]).
+pub fn part_to_bytes<T: serde::Serialize>(part: &T) -> anyhow::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    ciborium::into_writer(part, &mut bytes)?;
+    Ok(bytes)
+}
+
+/// A part from [`part_to_bytes`]' bytes.
+pub fn part_from_bytes<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> anyhow::Result<T> {
+    ciborium::from_reader(bytes).context("a part that is not the reference estimate's")
+}
+
 /// Lessons as bytes, to travel between processes.
 pub fn lessons_to_bytes(lessons: &[Lesson]) -> anyhow::Result<Vec<u8>> {
     Ok(serde_json::to_vec(lessons)?)
@@ -257,6 +272,50 @@ mod tests {
             .err()
             .expect("refused");
         assert!(error.to_string().contains("not the driver's"), "{error}");
+    }
+
+    #[test]
+    fn the_estimate_in_parts_is_the_command_s() {
+        let words = [
+            "--rules",
+            "reference",
+            "--ai",
+            "simple",
+            "--random-share",
+            "0.3",
+            "--trials",
+            "10",
+            "--replications",
+            "2",
+            "--direct-columns",
+            "300",
+            "--runs",
+            "2",
+            "--direct-games",
+            "3",
+            "--seed",
+            "4",
+        ];
+        let args = parse_args(words).expect("options");
+        let estimating = super::super::Estimating::open(&args).expect("an estimate");
+        let estimates = (0..u64::from(estimating.runs()))
+            .map(|run| {
+                let bytes = part_to_bytes(&estimating.estimate(run)).expect("bytes");
+                part_from_bytes(&bytes).expect("an estimate back")
+            })
+            .collect();
+        let direct = estimating
+            .direct()
+            .map(|d| part_from_bytes(&part_to_bytes(&d).expect("bytes")).expect("a count back"));
+        let text = |report: &super::super::ReferenceReport| {
+            let mut value = serde_json::to_value(report).expect("a report");
+            value.as_object_mut().expect("an object").remove("seconds");
+            value
+        };
+        let parts = estimating.report(estimates, direct, 0.0);
+        let alone = super::super::reference_report(&args).expect("the command's estimate");
+        assert_eq!(text(&parts), text(&alone));
+        assert!(part_from_bytes::<crate::splitting::Estimate>(b"junk").is_err());
     }
 
     #[test]
