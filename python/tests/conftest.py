@@ -1,6 +1,9 @@
-"""Shared fixtures: a ROM that is not the game, for refusals."""
+"""Shared fixtures: a ROM that is not the game, for refusals; the `jewelbot` command."""
 
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 import pytest
 
@@ -18,3 +21,17 @@ def nrom(prg_fill: int = 0xEA) -> bytes:
 @pytest.fixture
 def other_rom() -> bytes:
     return nrom()
+
+
+@pytest.fixture
+def command() -> Path:
+    """The `jewelbot` command: `JEWELBOT`, or the one the workspace built (the Rust tiers build
+    it before these tests run); the test is skipped without one."""
+    if os.environ.get("JEWELBOT"):
+        return Path(os.environ["JEWELBOT"])
+    repo = Path(__file__).resolve().parents[2]
+    for build in ("release", "debug"):
+        binary = repo / "target" / build / "jewelbot"
+        if binary.exists():
+            return binary
+    pytest.skip("no jewelbot command built (cargo build --bin jewelbot)")

@@ -38,31 +38,19 @@ def results(path):
     return lines[0], by_start
 
 
-def command():
-    """The `jewelbot` command (`JEWELBOT`, or the one the workspace built)."""
-    if os.environ.get("JEWELBOT"):
-        return Path(os.environ["JEWELBOT"])
-    repo = Path(__file__).resolve().parents[2]
-    for build in ("release", "debug"):
-        binary = repo / "target" / build / "jewelbot"
-        if binary.exists():
-            return binary
-    pytest.skip("no jewelbot command built (cargo build --bin jewelbot)")
-
-
-def test_the_cluster_writes_the_command_s_results(local_cluster, tmp_path):
+def test_the_cluster_writes_the_command_s_results(local_cluster, tmp_path, command):
     summary = cluster.horizon(*CHEAP, results=tmp_path / "cluster.jsonl", quiet=True)
     assert summary["starts"] == 4 and summary["undecided"] == 4
     assert summary["columns"] == 4 * 20000
     subprocess.run(
-        [command(), "horizon", *CHEAP, "--results", tmp_path / "one.jsonl"],
+        [command, "horizon", *CHEAP, "--results", tmp_path / "one.jsonl"],
         check=True,
         capture_output=True,
     )
     assert results(tmp_path / "cluster.jsonl") == results(tmp_path / "one.jsonl")
     # Either resumes the other's file: nothing is played again.
     again = subprocess.run(
-        [command(), "horizon", *CHEAP, "--results", tmp_path / "cluster.jsonl"],
+        [command, "horizon", *CHEAP, "--results", tmp_path / "cluster.jsonl"],
         check=True,
         capture_output=True,
         text=True,
@@ -149,10 +137,10 @@ def test_another_player_or_version_is_refused(tmp_path):
         cluster._play_start(CHEAP, settings, "0.0.0-other", 1, [])
 
 
-def test_a_results_file_of_another_player_is_refused(tmp_path):
+def test_a_results_file_of_another_player_is_refused(tmp_path, command):
     results_file = tmp_path / "r.jsonl"
     subprocess.run(
-        [command(), "horizon", "--ai", "smart", *CHEAP[2:], "--results", results_file],
+        [command, "horizon", "--ai", "smart", *CHEAP[2:], "--results", results_file],
         check=True,
         capture_output=True,
     )
@@ -172,13 +160,13 @@ REFERENCE += ["--trials", "20", "--replications", "2", "--direct-columns", "500"
 REFERENCE += ["--runs", "2", "--direct-games", "4", "--seed", "5", "--json"]
 
 
-def test_the_reference_estimate_is_the_command_s(local_cluster):
+def test_the_reference_estimate_is_the_command_s(local_cluster, command):
     """Its runs and its direct count as tasks: the command's figures for the same seeds."""
     summary = cluster.horizon(*REFERENCE, quiet=True)
     assert summary["runs"] == 2
     ours = json.loads(summary["report"])
     alone = subprocess.run(
-        [command(), "horizon", *REFERENCE], check=True, capture_output=True, text=True
+        [command, "horizon", *REFERENCE], check=True, capture_output=True, text=True
     )
     theirs = json.loads(alone.stdout)
     for report in (ours, theirs):

@@ -2,7 +2,6 @@ import signal
 import subprocess
 import threading
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -186,18 +185,8 @@ def test_a_signal_stops_a_long_run():
         signal.signal(signal.SIGALRM, previous)
 
 
-def command():
-    """The `jewelbot` command the workspace built, if any (the Rust tiers build it first)."""
-    repo = Path(__file__).resolve().parents[2]
-    for build in ("release", "debug"):
-        binary = repo / "target" / build / "jewelbot"
-        if binary.exists():
-            return binary
-    pytest.skip("no jewelbot command built (cargo build --bin jewelbot)")
-
-
-def test_states_are_the_command_s(tmp_path):
-    binary = command()
+def test_states_are_the_command_s(tmp_path, command):
+    binary = command
     written = tmp_path / "command.state"
     subprocess.run(
         [binary, "run", "--headless", "--ai", "off", "--frames", "300"] + ["--save-state", written],
