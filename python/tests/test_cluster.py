@@ -96,8 +96,12 @@ def test_a_killed_worker_s_start_goes_on_from_its_checkpoint(tmp_path):
         assert got[key] == expected[key], key
 
 
+# Starts of some seconds each: a stop lands while one is played.
+LONGER = ["--ai", "simple", "--starts", "3", "--max-columns", "150000", "--seed", "3"]
+
+
 def test_a_stopped_driver_resumes(tmp_path):
-    run = [sys.executable, "-m", "jewelbot.cluster", "horizon", *CHEAP, "--num-cpus", "1"]
+    run = [sys.executable, "-m", "jewelbot.cluster", "horizon", *LONGER, "--num-cpus", "1"]
     run += ["--results", tmp_path / "r.jsonl", "--checkpoint", tmp_path / "ck"]
     driver = subprocess.Popen(run, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
@@ -111,13 +115,13 @@ def test_a_stopped_driver_resumes(tmp_path):
     _, err = driver.communicate(timeout=60)
     assert driver.returncode == 130, err
     _, partial = results(tmp_path / "r.jsonl")
-    assert 1 <= len(partial) <= 4
+    assert 1 <= len(partial) < 3
     finished = subprocess.run(run, capture_output=True, text=True, timeout=120)
     assert finished.returncode == 0, finished.stderr
     _, whole = results(tmp_path / "r.jsonl")
-    assert len(whole) == 4, "a start was lost or counted twice"
+    assert len(whole) == 3, "a start was lost"
     lines = (tmp_path / "r.jsonl").read_text().splitlines()
-    assert len(lines) == 5
+    assert len(lines) == 4, "a start was counted twice"
 
 
 def test_a_second_driver_on_the_same_file_is_refused(tmp_path):
