@@ -273,29 +273,29 @@ impl Emulated {
         injector: &mut Injector,
         replans: &mut u32,
     ) -> Result<Buttons, EmulatedError> {
-        let Some((placements, jewels, start)) = self.placements() else {
+        // The settled board and where the column stands, read once a frame; the breadth-first
+        // search runs only when a plan is made.
+        let Some(view) = self.view.as_ref() else {
             return Ok(Buttons::NONE);
         };
-        let view = self.view.as_ref().and_then(|v| v.falling);
-        let Some(falling) = view else {
+        let (Some(falling), Some(start), Ok(board)) = (
+            view.falling,
+            view.fall_state(self.pressed),
+            Board::from_grid(&view.board.0),
+        ) else {
             return Ok(Buttons::NONE);
         };
-        let mut rest = [0i8; WIDTH];
-        if let Some(view) = &self.view {
-            if let Ok(board) = Board::from_grid(&view.board.0) {
-                for (column, r) in rest.iter_mut().enumerate() {
-                    *r = board.rest_row(column);
-                }
-            }
-        }
+        let jewels = Column(falling.jewels);
+        let rest: [i8; WIDTH] = std::array::from_fn(|column| board.rest_row(column));
         let seen = Seen {
             x: falling.x,
             y: falling.y,
             jewels,
-            armed: self.view.as_ref().is_some_and(|v| v.soft_drop),
+            armed: view.soft_drop,
         };
         loop {
             if plan.is_none() {
+                let placements = reachable(&board, start, INPUT);
                 let found = (0..6u8).find_map(|k| {
                     (jewels.arranged(k) == target)
                         .then(|| placements.find(x, k))

@@ -4,8 +4,7 @@
 use crate::game::{mask_of, placement_of, unreachable, ARRANGEMENTS};
 use crate::knobs;
 use crate::observed::Observed;
-use magic_jewelry_engine::rules::ColumnGenerator;
-use magic_jewelry_engine::{Question, RuleSet, SPAWN_X, SPAWN_Y};
+use magic_jewelry_engine::{Question, RuleSet};
 use magic_jewelry_lab::runner::{play_with, GameConfig};
 use magic_jewelry_lab::sim;
 use magic_jewelry_lab::stats::Stats;
@@ -73,28 +72,6 @@ pub fn simulate<'py>(
     py.import("json")?.call_method1("loads", (text,))
 }
 
-/// The observation of a question at a spawn (what the placements environment shows).
-fn observed(question: &Question) -> Observed {
-    let counters = question.counters;
-    Observed {
-        grid: question.board.to_grid(),
-        current: question.current.0,
-        next: question.next.map_or([0; 3], |c| c.0),
-        x: SPAWN_X,
-        y: SPAWN_Y as u8,
-        score: counters.score,
-        jewels: counters.jewels,
-        level: u64::from(counters.level),
-        speed: u64::from(question.start.speed),
-        combo: u64::from(counters.combo),
-        since_wild: u64::from(counters.since_wild),
-        generator: match &question.generator {
-            Some(ColumnGenerator::Game(g)) => u64::from(g.state()),
-            Some(ColumnGenerator::Uniform(_)) | None => 0,
-        },
-    }
-}
-
 /// Plays `columns` columns with a Python policy, on the column sequences `jewelbot sim
 /// --seed SEED --columns COLUMNS` plays, and returns the statistics `sim` reports.
 ///
@@ -151,7 +128,7 @@ fn ask(
 ) -> PyResult<Option<(u8, u8)>> {
     py.check_signals()?;
     let mask = mask_of(&question.placements());
-    let observation = observed(question).into_dict(py)?;
+    let observation = Observed::of_question(question).into_dict(py)?;
     let action = policy.call1((observation, PyArray1::from_slice(py, &mask)))?;
     if action.is_none() {
         return Ok(None);

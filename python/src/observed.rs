@@ -4,7 +4,7 @@
 use magic_jewelry::game_view::GameView;
 use magic_jewelry_engine::rules::board::{ROWS, WIDTH};
 use magic_jewelry_engine::rules::ColumnGenerator;
-use magic_jewelry_engine::{Game, RuleSet, SPAWN_X, SPAWN_Y};
+use magic_jewelry_engine::{Game, InputModel, Question, RuleSet, SPAWN_X, SPAWN_Y};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -55,22 +55,28 @@ pub struct Observed {
 impl Observed {
     /// The engine's game at the spawn of its column in hand.
     pub fn of_game(game: &Game) -> Self {
-        let counters = game.counters();
+        Self::of_question(&Question::at_spawn(game, InputModel::FAST, true))
+    }
+
+    /// What a question at a spawn shows (its generator when it carries one, as the game
+    /// holds it after making the next column).
+    pub fn of_question(question: &Question) -> Self {
+        let counters = question.counters;
         Self {
-            grid: game.board().to_grid(),
-            current: game.current().0,
-            next: game.next().0,
+            grid: question.board.to_grid(),
+            current: question.current.0,
+            next: question.next.map_or([0; 3], |c| c.0),
             x: SPAWN_X,
             y: SPAWN_Y as u8,
             score: counters.score,
             jewels: counters.jewels,
             level: u64::from(counters.level),
-            speed: u64::from(game.fall_speed()),
+            speed: u64::from(question.start.speed),
             combo: u64::from(counters.combo),
             since_wild: u64::from(counters.since_wild),
-            generator: match game.generator() {
-                ColumnGenerator::Game(generator) => u64::from(generator.state()),
-                ColumnGenerator::Uniform(_) => 0,
+            generator: match &question.generator {
+                Some(ColumnGenerator::Game(generator)) => u64::from(generator.state()),
+                Some(ColumnGenerator::Uniform(_)) | None => 0,
             },
         }
     }
