@@ -69,6 +69,25 @@ def columns_played(result: dict) -> int:
     return int(result["columns"])
 
 
+def one_machine_columns(path: os.PathLike[str] | str) -> dict[int, int]:
+    """The columns each start of a results file was played for, by start: a file of
+    ``jewelbot horizon --results`` on one machine, to compare the cluster's columns with."""
+    try:
+        lines = Path(path).read_text().splitlines()
+    except OSError as error:
+        raise ValueError(f"--one-machine {os.fspath(path)}: {error.strerror}") from None
+    columns: dict[int, int] = {}
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            result = json.loads(line)
+            columns[int(result["generator_state"])] = columns_played(result)
+        except (ValueError, KeyError, TypeError) as error:
+            raise ValueError(
+                f"--one-machine {os.fspath(path)}, line {number}: not a results line ({error})"
+            ) from None
+    return columns
+
+
 def flags(options: dict[str, Any]) -> list[str]:
     """``horizon``'s words from keyword options: ``every_start=True`` is ``--every-start``,
     ``max_columns=5000`` is ``--max-columns 5000``; ``False`` and ``None`` are left out."""
@@ -204,6 +223,7 @@ def horizon(
     address: Optional[str] = None,
     num_cpus: Optional[int] = None,
     quiet: bool = False,
+    one_machine: Optional[os.PathLike[str] | str] = None,
     **options: Any,
 ) -> dict:
     """Play ``jewelbot horizon``'s starts as Ray tasks; return the run's summary.
@@ -214,13 +234,17 @@ def horizon(
             for the run (or uses the one this process already joined).
         num_cpus: CPUs of the local cluster (``None``: all).
         quiet: No progress lines.
+        one_machine: A results file of the same starts played by ``jewelbot horizon`` on one
+            machine: the summary then says the columns it played too.
         options: More of ``horizon``'s options as keywords (``every_start=True``,
             ``results="r.jsonl"``, ``checkpoint="/shared/ck"``, ``objective="score"``).
 
     Returns:
         The summary: ``starts``, ``proven``, ``lost``, ``undecided``, ``cycles``, ``resumed``,
         ``columns`` (played by the cluster), ``seconds``, ``columns_per_second``, ``results``
-        (the lines of the starts played now). Under the reference rules: ``runs``,
+        (the lines of the starts played now), and with ``one_machine``
+        ``one_machine_columns`` (what that file's run played for the starts played now) and
+        ``one_machine_starts`` (how many of them it holds). Under the reference rules: ``runs``,
         ``seconds`` and ``report`` (the command's text, or its JSON with ``--json``).
     """
     ray = _import_ray()
@@ -231,13 +255,20 @@ def horizon(
             ray.init(address=address, num_cpus=num_cpus, log_to_driver=False)
         return _estimate(ray, argv, quiet)
     driver = HorizonDriver(argv)
+    compared = one_machine_columns(one_machine) if one_machine is not None else None
     for refusal in driver.refused:
         print(refusal, file=sys.stderr)
     results = Path(driver.results) if driver.results is not None else None
     with _only_writer(results):
         if not ray.is_initialized():
             ray.init(address=address, num_cpus=num_cpus, log_to_driver=False)
-        return _drive(ray, driver, argv, quiet)
+        summary = _drive(ray, driver, argv, quiet)
+    if compared is not None:
+        both = [r["generator_state"] for r in summary["results"]]
+        both = [start for start in both if start in compared]
+        summary["one_machine_columns"] = sum(compared[start] for start in both)
+        summary["one_machine_starts"] = len(both)
+    return summary
 
 
 def _drive(ray: Any, driver: HorizonDriver, argv: list[str], quiet: bool) -> dict:
@@ -250,12 +281,14 @@ def _drive(ray: Any, driver: HorizonDriver, argv: list[str], quiet: bool) -> dic
         batches.append((0, ray.put(known)))
     tally = _Tally(driver.held, driver.held_cycles)
     total = len(starts) + tally.resumed
-    # A few starts a CPU in flight: the others wait, and learn what those teach.
-    in_flight = max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
     pending: dict[Any, int] = {}
     began = last_said = time.monotonic()
     try:
         while starts or pending:
+            # One start a CPU of the cluster as it is now (nodes come and go). A task waiting in
+            # Ray's queue would start with the lessons of its submission, not those learned
+            # since: the others wait here, and learn what the starts before them teach.
+            in_flight = max(1, int(ray.cluster_resources().get("CPU", 1)))
             while starts and len(pending) < in_flight:
                 start = starts.popleft()
                 ref = task.remote(argv, settings, __version__, start, list(batches))
@@ -323,9 +356,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--address", help="the cluster: auto, or ray://HOST:10001")
     parser.add_argument("--num-cpus", type=int, help="CPUs of a local cluster")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
+    parser.add_argument(
+        "--one-machine",
+        metavar="RESULTS",
+        help="a results file of the same starts from jewelbot horizon on one machine: "
+        "the summary says the columns it played beside the cluster's",
+    )
     ours, words = parser.parse_known_args(argv)
     try:
-        summary = horizon(*words, address=ours.address, num_cpus=ours.num_cpus, quiet=ours.quiet)
+        summary = horizon(
+            *words,
+            address=ours.address,
+            num_cpus=ours.num_cpus,
+            quiet=ours.quiet,
+            one_machine=ours.one_machine,
+        )
     except KeyboardInterrupt:
         return 130
     except (ValueError, RuntimeError) as error:
@@ -341,6 +386,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         f"{summary['columns']:,} columns in {summary['seconds']:.0f} s "
         f"({summary['columns_per_second']:,.0f} columns/s)"
     )
+    if "one_machine_columns" in summary:
+        ratio = summary["columns"] / max(1, summary["one_machine_columns"])
+        print(
+            f"one machine played {summary['one_machine_columns']:,} columns for "
+            f"{summary['one_machine_starts']} of the same starts: the cluster played "
+            f"{ratio:.3f} times that"
+        )
     return 0
 
 

@@ -1,6 +1,7 @@
 """`horizon` on a local Ray cluster: the same results as one machine, through a killed worker,
 a stopped driver and the refusals."""
 
+import contextlib
 import fcntl
 import json
 import os
@@ -39,14 +40,17 @@ def results(path):
 
 
 def test_the_cluster_writes_the_command_s_results(local_cluster, tmp_path, command):
-    summary = cluster.horizon(*CHEAP, results=tmp_path / "cluster.jsonl", quiet=True)
-    assert summary["starts"] == 4 and summary["undecided"] == 4
-    assert summary["columns"] == 4 * 20000
     subprocess.run(
         [command, "horizon", *CHEAP, "--results", tmp_path / "one.jsonl"],
         check=True,
         capture_output=True,
     )
+    summary = cluster.horizon(
+        *CHEAP, results=tmp_path / "cluster.jsonl", one_machine=tmp_path / "one.jsonl", quiet=True
+    )
+    assert summary["starts"] == 4 and summary["undecided"] == 4
+    assert summary["columns"] == 4 * 20000
+    assert summary["one_machine_columns"] == 4 * 20000 and summary["one_machine_starts"] == 4
     assert results(tmp_path / "cluster.jsonl") == results(tmp_path / "one.jsonl")
     # Either resumes the other's file: nothing is played again.
     again = subprocess.run(
@@ -60,40 +64,107 @@ def test_the_cluster_writes_the_command_s_results(local_cluster, tmp_path, comma
     assert resumed["resumed"] == 4 and resumed["columns"] == 0
 
 
-def test_a_killed_worker_s_start_goes_on_from_its_checkpoint(tmp_path):
-    """The worker playing the start is killed halfway; Ray plays the task again, which goes on
-    from the start's checkpoint and proves what one machine proves."""
+@pytest.fixture(scope="module")
+def proven_alone():
+    """PROVEN's results line, played by one worker in this process."""
     alone = HorizonWorker(PROVEN, HorizonDriver(PROVEN).settings)
     line, _ = alone.play(0x01E6)
     expected = json.loads(line)
     assert expected["outcome"] == "perpetual"
+    return expected
 
-    driver = subprocess.Popen(
-        [sys.executable, "-m", "jewelbot.cluster", "horizon", *PROVEN, "--num-cpus", "2"]
+
+def proven_driver(tmp_path, *cluster_options):
+    """The driver proving PROVEN's start, with its checkpoint kept every second."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "jewelbot.cluster", "horizon", *PROVEN, *cluster_options]
         + ["--results", tmp_path / "r.jsonl", "--checkpoint", tmp_path / "ck"]
         + ["--checkpoint-every", "1"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
-    killed = None
-    deadline = time.monotonic() + 60
-    while killed is None and time.monotonic() < deadline and driver.poll() is None:
-        time.sleep(0.5)
-        checkpoints = list((tmp_path / "ck").glob("*")) if (tmp_path / "ck").exists() else []
-        found = subprocess.run(["pgrep", "-f", "ray::_play_start"], capture_output=True, text=True)
-        pids = [int(p) for p in found.stdout.split()]
-        if pids and any(c.name == "start-01e6.json" for c in checkpoints):
-            # A checkpoint of the start is kept: the retried task goes on from it.
-            os.kill(pids[0], signal.SIGKILL)
-            killed = pids[0]
-    out, err = driver.communicate(timeout=120)
-    assert killed is not None, f"no worker was seen playing: {err}"
-    assert driver.returncode == 0, err
+
+
+def descendants(pid):
+    """The processes under `pid` (its children, theirs, ...), from /proc."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            # The name in parentheses may hold spaces: the parent's id follows its end.
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        below = children.get(todo.pop(), [])
+        found += below
+        todo += below
+    return found
+
+
+def playing_with_a_checkpoint(tmp_path, under):
+    """The processes under `under` playing a start, once the start's checkpoint is kept (only
+    this test's: a cluster elsewhere on the machine is left alone)."""
+    if not (tmp_path / "ck" / "start-01e6.json").exists():
+        return []
+    playing = []
+    for pid in descendants(under):
+        with contextlib.suppress(OSError):
+            if b"ray::_play_start" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                playing.append(pid)
+    return playing
+
+
+def assert_proves_as_one_machine(tmp_path, expected):
     _, by_start = results(tmp_path / "r.jsonl")
     got = by_start[0x01E6]
     for key in ("outcome", "cycle", "period", "most_jewels", "cycle_start"):
         assert got[key] == expected[key], key
+    lines = (tmp_path / "r.jsonl").read_text().splitlines()
+    assert len(lines) == 2, "the start was counted twice"
+
+
+def test_a_killed_worker_s_start_goes_on_from_its_checkpoint(tmp_path, proven_alone):
+    """The worker playing the start is killed halfway; Ray plays the task again, which goes on
+    from the start's checkpoint and proves what one machine proves."""
+    driver = proven_driver(tmp_path, "--num-cpus", "2")
+    killed = None
+    deadline = time.monotonic() + 60
+    while killed is None and time.monotonic() < deadline and driver.poll() is None:
+        time.sleep(0.5)
+        pids = playing_with_a_checkpoint(tmp_path, driver.pid)
+        if pids:
+            os.kill(pids[0], signal.SIGKILL)
+            killed = pids[0]
+    _, err = driver.communicate(timeout=120)
+    assert killed is not None, f"no worker was seen playing: {err}"
+    assert driver.returncode == 0, err
+    assert_proves_as_one_machine(tmp_path, proven_alone)
+
+
+def test_a_node_that_never_comes_back(tmp_path, proven_alone):
+    """The only node with a CPU is lost while it plays the start, and another joins: the start
+    is played again there, from the checkpoint the lost node kept."""
+    from ray.cluster_utils import Cluster
+
+    nodes = Cluster(initialize_head=True, head_node_args={"num_cpus": 0})
+    try:
+        lost = nodes.add_node(num_cpus=1)
+        driver = proven_driver(tmp_path, "--address", nodes.address)
+        playing = []
+        deadline = time.monotonic() + 60
+        while not playing and time.monotonic() < deadline and driver.poll() is None:
+            time.sleep(0.5)
+            playing = playing_with_a_checkpoint(tmp_path, os.getpid())
+        assert playing, f"no worker was seen playing: {driver.poll()}"
+        nodes.remove_node(lost, allow_graceful=False)
+        assert not playing_with_a_checkpoint(tmp_path, os.getpid()), "the lost node's worker lives"
+        nodes.add_node(num_cpus=1)
+        _, err = driver.communicate(timeout=150)
+        assert driver.returncode == 0, err
+        assert_proves_as_one_machine(tmp_path, proven_alone)
+    finally:
+        nodes.shutdown()
 
 
 # Starts of some seconds each: a stop lands while one is played.
@@ -157,6 +228,15 @@ def test_bad_options():
         cluster.horizon("--starts", "0", quiet=True)
     with pytest.raises(ValueError, match="unexpected argument"):
         cluster.horizon("--colour", "red", quiet=True)
+    with pytest.raises(ValueError, match="--one-machine .*missing.jsonl"):
+        cluster.horizon(*CHEAP, one_machine="missing.jsonl", quiet=True)
+
+
+def test_a_one_machine_file_that_is_not_results_is_refused(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"horizon": {}}\n{"generator_state": 1}\n')
+    with pytest.raises(ValueError, match="line 2: not a results line"):
+        cluster.horizon(*CHEAP, one_machine=bad, quiet=True)
 
 
 REFERENCE = ["--rules", "reference", "--ai", "simple", "--random-share", "0.3"]
