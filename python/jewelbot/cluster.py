@@ -47,6 +47,9 @@ RETRIES = 3
 #: Seconds between two progress lines.
 PROGRESS_EVERY = 10.0
 
+#: Seconds the starts in flight have, when the driver is stopped, to keep their checkpoints.
+STOP_GRACE = 30.0
+
 
 def _import_ray() -> Any:
     try:
@@ -301,9 +304,7 @@ def _drive(ray: Any, driver: HorizonDriver, argv: list[str], quiet: bool) -> dic
                 except ray.exceptions.RayTaskError as error:
                     # A refusal (another player, another version): every start would meet it.
                     raise RuntimeError(f"start {start:#06x}: {error.cause}") from None
-                if line is not None:
-                    driver.record(line)
-                    tally.add(line)
+                _record(driver, tally, line)
                 if taught != b"[]":
                     batches.append((len(batches) + 1, ray.put(taught)))
             now = time.monotonic()
@@ -311,8 +312,7 @@ def _drive(ray: Any, driver: HorizonDriver, argv: list[str], quiet: bool) -> dic
                 last_said = now
                 _say_progress(tally, total, now - began)
     except KeyboardInterrupt:
-        for ref in pending:
-            ray.cancel(ref, force=True)
+        _stop_in_flight(ray, driver, tally, pending)
         print(
             f"stopped when asked: {total - tally.decided} starts undecided; the same command "
             "goes on from the results file" + (" and the checkpoints" if driver.checkpoint else ""),
@@ -332,6 +332,27 @@ def _drive(ray: Any, driver: HorizonDriver, argv: list[str], quiet: bool) -> dic
         "columns_per_second": tally.columns / seconds if seconds > 0 else 0.0,
         "results": tally.results,
     }
+
+
+def _record(driver: HorizonDriver, tally: _Tally, line: Optional[str]) -> None:
+    if line is not None:
+        driver.record(line)
+        tally.add(line)
+
+
+def _stop_in_flight(ray: Any, driver: HorizonDriver, tally: _Tally, pending: dict) -> None:
+    """Cancels the starts in flight: each game ends where it is and keeps its checkpoint (the
+    cancel is a KeyboardInterrupt in the task). A start decided meanwhile is recorded; one that
+    does not end within ``STOP_GRACE`` seconds is killed, and keeps its last checkpoint."""
+    for ref in pending:
+        ray.cancel(ref)
+    ended, left = ray.wait(list(pending), num_returns=len(pending), timeout=STOP_GRACE)
+    for ref in ended:
+        with contextlib.suppress(ray.exceptions.RayError):  # cancelled: nothing decided
+            _, line, _ = ray.get(ref)
+            _record(driver, tally, line)
+    for ref in left:
+        ray.cancel(ref, force=True)
 
 
 def _say_progress(tally: _Tally, total: int, seconds: float) -> None:

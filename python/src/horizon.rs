@@ -11,6 +11,8 @@ use magic_jewelry_lab::horizon::{write_report, Args, Estimating};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 fn args(words: Vec<String>) -> PyResult<Args> {
     parse_args(words).map_err(|e| PyValueError::new_err(e.render().to_string()))
@@ -149,16 +151,59 @@ impl HorizonWorker {
 
     /// Plays the start from generator state ``start`` (from its checkpoint if the run's folder
     /// keeps one), without the GIL: its results line and the lessons' bytes it taught.
+    ///
+    /// A signal's exception (``KeyboardInterrupt``: Ctrl-C, or Ray cancelling the task) ends
+    /// the game where it is, its checkpoint kept, and is raised.
     fn play<'py>(
         &self,
         py: Python<'py>,
         start: u16,
     ) -> PyResult<(Option<String>, Bound<'py, PyBytes>)> {
+        // The stop a game takes lives as long as it pleases: the watch is shared with it.
+        let interrupted = Arc::new(SignalWatch::default());
+        let watch = Arc::clone(&interrupted);
         let (line, lessons) = py
-            .detach(|| self.worker.play(start, &|| false))
+            .detach(|| self.worker.play(start, &move || watch.stop()))
             .map_err(|e| runtime(&e))?;
+        if let Some(error) = interrupted.take() {
+            return Err(error);
+        }
         let bytes = lessons_to_bytes(&lessons).map_err(|e| runtime(&e))?;
         Ok((line, PyBytes::new(py, &bytes)))
+    }
+}
+
+/// Columns played between two looks at Python's signals: a fraction of a second.
+const SIGNAL_COLUMNS: u32 = 1000;
+
+/// A game's stop that looks at Python's signals now and then (with the GIL for that moment),
+/// and keeps the exception of the first that raised.
+#[derive(Default)]
+struct SignalWatch {
+    columns: AtomicU32,
+    raised: Mutex<Option<PyErr>>,
+}
+
+impl SignalWatch {
+    fn stop(&self) -> bool {
+        if self.columns.fetch_add(1, Ordering::Relaxed) % SIGNAL_COLUMNS != SIGNAL_COLUMNS - 1 {
+            return false;
+        }
+        // The method itself is not general enough over `Python`'s lifetime: a closure it is.
+        #[allow(clippy::redundant_closure_for_method_calls)]
+        let Err(error) = Python::attach(|py| py.check_signals()) else {
+            return false;
+        };
+        let mut raised = self.raised.lock().unwrap_or_else(PoisonError::into_inner);
+        raised.get_or_insert(error);
+        true
+    }
+
+    fn take(&self) -> Option<PyErr> {
+        self.raised
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
     }
 }
 

@@ -187,6 +187,10 @@ def test_a_stopped_driver_resumes(tmp_path):
     assert driver.returncode == 130, err
     _, partial = results(tmp_path / "r.jsonl")
     assert 1 <= len(partial) < 3
+    # The start in flight kept its game where the stop found it, long before its checkpoint
+    # was due (every 600 s): the cancel reached the game.
+    kept = {int(c.stem.removeprefix("start-"), 16) for c in (tmp_path / "ck").glob("start-*.json")}
+    assert kept - set(partial), (kept, err)
     finished = subprocess.run(run, capture_output=True, text=True, timeout=120)
     assert finished.returncode == 0, finished.stderr
     _, whole = results(tmp_path / "r.jsonl")
