@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Callable, Optional, Union
 
 import numpy as np
@@ -185,7 +185,13 @@ class HorizonWorker:
     def learn(self, lessons: bytes) -> None: ...
     @property
     def known_states(self) -> int: ...
-    def play(self, start: int) -> tuple[Optional[str], bytes]: ...
+    def play(
+        self,
+        start: int,
+        news: Optional[Callable[[], Iterable[bytes]]] = None,
+        news_every: float = 5.0,
+    ) -> tuple[Optional[str], bytes]:
+        """Plays a start; ``news`` brings lessons decided elsewhere while it plays."""
 
 def horizon_help() -> str:
     """``jewelbot horizon``'s options, as its help prints them."""

@@ -8,7 +8,8 @@ run. ``horizon(...)`` does the same from Python. See ``docs/cluster.md``.
 - The results file is ``jewelbot horizon --results``' own: one line a decided start, written by
   the driver alone (a second driver on the same file is refused), resumed by either command.
 - What decided starts teach (the states known to lead to a proven cycle or a game over) is
-  passed on to the starts after them, so that a start stops as soon as it meets one.
+  pinned on a lesson board that the starts read as they begin and, every few seconds, as they
+  play: a start stops as soon as it meets such a state.
 - Each start keeps its checkpoint in ``--checkpoint DIR`` (on storage every node reads): a task
   retried after its worker or node is lost goes on from it.
 - A worker whose player is not the driver's (another version of the package, another build)
@@ -27,6 +28,7 @@ import json
 import os
 import sys
 import time
+import uuid
 from collections import deque
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -127,29 +129,68 @@ def _only_writer(results: Optional[Path]) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-# One worker a process and a run: its player is built once, and what it learned stays.
-_workers: dict[tuple[tuple[str, ...], str], tuple[HorizonWorker, set[int]]] = {}
+class LessonBoard:
+    """What the run's decided starts taught, in the order they were decided: the driver pins
+    each start's lessons up, and the starts in play read what is new every
+    ``NEWS_EVERY`` seconds. A Ray actor on the driver's node, which lives as long as the run."""
+
+    def __init__(self) -> None:
+        self._lessons: list[Any] = []
+
+    def pin(self, wrapped: list[Any]) -> int:
+        """Adds a start's lessons (an ObjectRef, in a list so that Ray passes the reference,
+        not the bytes); returns how many the board holds."""
+        self._lessons += wrapped
+        return len(self._lessons)
+
+    def since(self, read: int) -> list[Any]:
+        """The lessons after the first ``read`` (ObjectRefs)."""
+        return self._lessons[read:]
+
+
+#: Seconds between two looks of a start in play at the lesson board.
+NEWS_EVERY = 5.0
+
+
+class _Learning:
+    """A worker process's player for a run, and how many of the board's lessons it took in."""
+
+    def __init__(self, worker: HorizonWorker) -> None:
+        self.worker = worker
+        self.read = 0
+
+    def news(self, ray: Any, board: Any) -> list[bytes]:
+        lessons = ray.get(board.since.remote(self.read))
+        self.read += len(lessons)
+        return ray.get(lessons)
+
+
+# One player a worker process, built once for the run: what it learned stays between tasks.
+_learning: dict[tuple[str, tuple[str, ...], str], _Learning] = {}
 
 
 def _play_start(
+    run: str,
     words: Sequence[str],
     settings: str,
     version: str,
     start: int,
-    lessons: Sequence[tuple[int, Any]],
+    board: Any,
 ) -> tuple[int, Optional[str], bytes]:
-    """A Ray task: plays one start on this worker, after learning the lessons it has not."""
+    """A Ray task: plays one start on this worker, after learning what the board holds, and
+    learns more as the board grows."""
     _check_version(version)
     ray = _import_ray()
-    key = (tuple(words), settings)
-    if key not in _workers:
-        _workers[key] = (HorizonWorker(list(words), settings), set())
-    worker, learned = _workers[key]
-    for batch, ref in lessons:
-        if batch not in learned:
-            worker.learn(ray.get(ref))
-            learned.add(batch)
-    line, taught = worker.play(start)
+    key = (run, tuple(words), settings)
+    if key not in _learning:
+        _learning.clear()  # an earlier run's player is not needed again
+        _learning[key] = _Learning(HorizonWorker(list(words), settings))
+    learning = _learning[key]
+    for lessons in learning.news(ray, board):
+        learning.worker.learn(lessons)
+    line, taught = learning.worker.play(
+        start, news=lambda: learning.news(ray, board), news_every=NEWS_EVERY
+    )
     return start, line, taught
 
 
@@ -278,23 +319,23 @@ def _drive(ray: Any, driver: HorizonDriver, argv: list[str], quiet: bool) -> dic
     task = ray.remote(max_retries=RETRIES, retry_exceptions=False)(_play_start)
     settings = driver.settings
     starts = deque(driver.starts)
-    batches: list[tuple[int, Any]] = []
+    run = uuid.uuid4().hex
+    board = _lesson_board(ray)
     known = driver.lessons()
     if known != b"[]":
-        batches.append((0, ray.put(known)))
+        board.pin.remote([ray.put(known)])
     tally = _Tally(driver.held, driver.held_cycles)
     total = len(starts) + tally.resumed
     pending: dict[Any, int] = {}
     began = last_said = time.monotonic()
     try:
         while starts or pending:
-            # One start a CPU of the cluster as it is now (nodes come and go). A task waiting in
-            # Ray's queue would start with the lessons of its submission, not those learned
-            # since: the others wait here, and learn what the starts before them teach.
+            # One start a CPU of the cluster as it is now (nodes come and go): the others wait
+            # here, and each learns, when it begins, all that the starts before it taught.
             in_flight = max(1, int(ray.cluster_resources().get("CPU", 1)))
             while starts and len(pending) < in_flight:
                 start = starts.popleft()
-                ref = task.remote(argv, settings, __version__, start, list(batches))
+                ref = task.remote(run, argv, settings, __version__, start, board)
                 pending[ref] = start
             done, _ = ray.wait(list(pending), num_returns=1, timeout=PROGRESS_EVERY)
             for ref in done:
@@ -306,7 +347,7 @@ def _drive(ray: Any, driver: HorizonDriver, argv: list[str], quiet: bool) -> dic
                     raise RuntimeError(f"start {start:#06x}: {error.cause}") from None
                 _record(driver, tally, line)
                 if taught != b"[]":
-                    batches.append((len(batches) + 1, ray.put(taught)))
+                    board.pin.remote([ray.put(taught)])
             now = time.monotonic()
             if not quiet and (now - last_said >= PROGRESS_EVERY or not (starts or pending)):
                 last_said = now
@@ -332,6 +373,14 @@ def _drive(ray: Any, driver: HorizonDriver, argv: list[str], quiet: bool) -> dic
         "columns_per_second": tally.columns / seconds if seconds > 0 else 0.0,
         "results": tally.results,
     }
+
+
+def _lesson_board(ray: Any) -> Any:
+    """The run's lesson board, on the driver's node: it goes when the driver goes."""
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
+    return ray.remote(num_cpus=0)(LessonBoard).options(scheduling_strategy=here).remote()
 
 
 def _record(driver: HorizonDriver, tally: _Tally, line: Optional[str]) -> None:

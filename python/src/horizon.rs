@@ -5,14 +5,15 @@
 use magic_jewelry_engine::RuleSet;
 use magic_jewelry_lab::horizon::tasks::{
     lessons_from_bytes, lessons_to_bytes, parse_args, part_from_bytes, part_to_bytes, Driver,
-    Worker,
+    Learner, Worker,
 };
 use magic_jewelry_lab::horizon::{write_report, Args, Estimating};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 fn args(words: Vec<String>) -> PyResult<Args> {
     parse_args(words).map_err(|e| PyValueError::new_err(e.render().to_string()))
@@ -152,20 +153,33 @@ impl HorizonWorker {
     /// Plays the start from generator state ``start`` (from its checkpoint if the run's folder
     /// keeps one), without the GIL: its results line and the lessons' bytes it taught.
     ///
-    /// A signal's exception (``KeyboardInterrupt``: Ctrl-C, or Ray cancelling the task) ends
-    /// the game where it is, its checkpoint kept, and is raised.
+    /// ``news``, if given, is called every ``news_every`` seconds while the game plays, and
+    /// returns the lessons' bytes decided elsewhere since it was last called: the game meets
+    /// them as it goes on. A signal's exception (``KeyboardInterrupt``: Ctrl-C, or Ray
+    /// cancelling the task), or one that ``news`` raises, ends the game where it is, its
+    /// checkpoint kept, and is raised.
+    #[pyo3(signature = (start, news=None, news_every=5.0))]
     fn play<'py>(
         &self,
         py: Python<'py>,
         start: u16,
+        news: Option<Bound<'py, PyAny>>,
+        news_every: f64,
     ) -> PyResult<(Option<String>, Bound<'py, PyBytes>)> {
-        // The stop a game takes lives as long as it pleases: the watch is shared with it.
-        let interrupted = Arc::new(SignalWatch::default());
-        let watch = Arc::clone(&interrupted);
+        let news = match news {
+            Some(news) if !news.is_callable() => {
+                return Err(PyTypeError::new_err("news must be callable"))
+            }
+            Some(news) => Some((news.unbind(), seconds(news_every)?)),
+            None => None,
+        };
+        // The stop a game takes lives as long as it pleases: what it does is shared with it.
+        let between = Arc::new(Between::new(news, self.worker.learner()));
+        let shared = Arc::clone(&between);
         let (line, lessons) = py
-            .detach(|| self.worker.play(start, &move || watch.stop()))
+            .detach(|| self.worker.play(start, &move || shared.stop()))
             .map_err(|e| runtime(&e))?;
-        if let Some(error) = interrupted.take() {
+        if let Some(error) = between.take() {
             return Err(error);
         }
         let bytes = lessons_to_bytes(&lessons).map_err(|e| runtime(&e))?;
@@ -173,30 +187,72 @@ impl HorizonWorker {
     }
 }
 
-/// Columns played between two looks at Python's signals: a fraction of a second.
-const SIGNAL_COLUMNS: u32 = 1000;
+fn seconds(value: f64) -> PyResult<Duration> {
+    Duration::try_from_secs_f64(value)
+        .map_err(|_| PyValueError::new_err(format!("news_every must be seconds, not {value}")))
+}
 
-/// A game's stop that looks at Python's signals now and then (with the GIL for that moment),
-/// and keeps the exception of the first that raised.
-#[derive(Default)]
-struct SignalWatch {
+/// Columns played between two looks at Python: a fraction of a second.
+const LOOK_COLUMNS: u32 = 1000;
+
+/// What a start's game does between its columns, now and then, with the GIL for that moment:
+/// it looks at Python's signals, and asks for the lessons decided elsewhere meanwhile. It
+/// keeps the first exception raised, which stops the game.
+struct Between {
     columns: AtomicU32,
+    news: Option<(Py<PyAny>, Duration)>,
+    asked: Mutex<Instant>,
+    learner: Learner,
     raised: Mutex<Option<PyErr>>,
 }
 
-impl SignalWatch {
+impl Between {
+    fn new(news: Option<(Py<PyAny>, Duration)>, learner: Learner) -> Self {
+        Self {
+            columns: AtomicU32::new(0),
+            news,
+            asked: Mutex::new(Instant::now()),
+            learner,
+            raised: Mutex::new(None),
+        }
+    }
+
+    /// The game's stop: true once an exception was raised.
     fn stop(&self) -> bool {
-        if self.columns.fetch_add(1, Ordering::Relaxed) % SIGNAL_COLUMNS != SIGNAL_COLUMNS - 1 {
+        if self.columns.fetch_add(1, Ordering::Relaxed) % LOOK_COLUMNS != LOOK_COLUMNS - 1 {
             return false;
         }
-        // The method itself is not general enough over `Python`'s lifetime: a closure it is.
-        #[allow(clippy::redundant_closure_for_method_calls)]
-        let Err(error) = Python::attach(|py| py.check_signals()) else {
+        let Err(error) = self.look() else {
             return false;
         };
         let mut raised = self.raised.lock().unwrap_or_else(PoisonError::into_inner);
         raised.get_or_insert(error);
         true
+    }
+
+    fn look(&self) -> PyResult<()> {
+        let taught = Python::attach(|py| -> PyResult<Vec<Vec<u8>>> {
+            py.check_signals()?;
+            let Some((news, every)) = &self.news else {
+                return Ok(Vec::new());
+            };
+            let mut asked = self.asked.lock().unwrap_or_else(PoisonError::into_inner);
+            if asked.elapsed() < *every {
+                return Ok(Vec::new());
+            }
+            *asked = Instant::now();
+            news.bind(py)
+                .call0()?
+                .try_iter()?
+                .map(|lessons| lessons?.extract::<Vec<u8>>())
+                .collect()
+        })?;
+        // Learned without the GIL: lessons can be megabytes.
+        for bytes in taught {
+            let lessons = lessons_from_bytes(&bytes).map_err(|e| runtime(&e))?;
+            self.learner.learn(&lessons);
+        }
+        Ok(())
     }
 
     fn take(&self) -> Option<PyErr> {

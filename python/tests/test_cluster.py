@@ -65,13 +65,58 @@ def test_the_cluster_writes_the_command_s_results(local_cluster, tmp_path, comma
 
 
 @pytest.fixture(scope="module")
-def proven_alone():
-    """PROVEN's results line, played by one worker in this process."""
+def proven_and_taught():
+    """PROVEN's results line, played by one worker in this process, and what it taught."""
     alone = HorizonWorker(PROVEN, HorizonDriver(PROVEN).settings)
-    line, _ = alone.play(0x01E6)
+    line, taught = alone.play(0x01E6)
     expected = json.loads(line)
     assert expected["outcome"] == "perpetual"
-    return expected
+    return expected, taught
+
+
+@pytest.fixture(scope="module")
+def proven_alone(proven_and_taught):
+    return proven_and_taught[0]
+
+
+# A start of `simple` that meets the game of 0x01E6 at its column 3,015.
+MEETS = ["--ai", "simple", "--generator-state", "0x0369", "--max-columns", "5000"]
+
+
+def meeting(news=None, **options):
+    worker = HorizonWorker(MEETS, HorizonDriver(MEETS).settings)
+    line, _ = worker.play(0x0369, news=news, **options)
+    return json.loads(line)
+
+
+def test_a_start_in_play_learns_what_others_decide_meanwhile(proven_and_taught):
+    _, taught = proven_and_taught
+    assert meeting()["outcome"] == "undecided"
+    asked = []
+
+    def news():
+        # Nothing at the first look (column 1,000), the proof at the second (2,000).
+        asked.append(len(asked))
+        return [taught] if len(asked) == 2 else []
+
+    met = meeting(news, news_every=0.0)
+    assert len(asked) >= 2
+    assert (met["outcome"], met["column"]) == ("joined", 3015)
+    assert met["cycle"] == proven_and_taught[0]["cycle"]
+
+
+def test_bad_news_stops_the_game_with_its_error():
+    def fails():
+        raise ConnectionError("the board is gone")
+
+    with pytest.raises(ConnectionError, match="the board is gone"):
+        meeting(fails, news_every=0.0)
+    with pytest.raises(RuntimeError, match="not a horizon run's"):
+        meeting(lambda: [b"{}"], news_every=0.0)
+    with pytest.raises(TypeError, match="callable"):
+        meeting("not callable")
+    with pytest.raises(ValueError, match="news_every"):
+        meeting(list, news_every=-1.0)
 
 
 def proven_driver(tmp_path, *cluster_options):
@@ -213,7 +258,7 @@ def test_another_player_or_version_is_refused(tmp_path):
     with pytest.raises(RuntimeError, match="not the driver's"):
         HorizonWorker(other, settings)
     with pytest.raises(RuntimeError, match="same version"):
-        cluster._play_start(CHEAP, settings, "0.0.0-other", 1, [])
+        cluster._play_start("a run", CHEAP, settings, "0.0.0-other", 1, None)
 
 
 def test_a_results_file_of_another_player_is_refused(tmp_path, command):

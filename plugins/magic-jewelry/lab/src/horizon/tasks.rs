@@ -21,6 +21,7 @@ use indicatif::ProgressBar;
 use magic_jewelry_engine::{PlayerSpec, RuleSet};
 use serde_json::Value;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// `horizon`'s options from the words after `jewelbot horizon`, as the command parses them.
 pub fn parse_args<I, T>(words: I) -> Result<Args, clap::Error>
@@ -134,8 +135,20 @@ impl Driver {
 pub struct Worker {
     spec: PlayerSpec,
     max_columns: u64,
-    known: Known,
+    known: Learner,
     checkpoints: Option<Checkpoints>,
+}
+
+/// What a worker knows, shared with whoever brings it lessons while a start plays (its
+/// `stop`, which is asked between columns): a start meets what others decided meanwhile.
+#[derive(Clone)]
+pub struct Learner(Arc<Known>);
+
+impl Learner {
+    /// Takes in what decided starts taught.
+    pub fn learn(&self, lessons: &[Lesson]) {
+        self.0.insert(lessons);
+    }
 }
 
 impl Worker {
@@ -153,7 +166,7 @@ impl Worker {
         }
         let checkpoints = open_checkpoints(args, &own, &spec)?;
         Ok(Self {
-            known: Known::new(Blind::of(spec.objective), KEEP_ONE_IN),
+            known: Learner(Arc::new(Known::new(Blind::of(spec.objective), KEEP_ONE_IN))),
             max_columns: args.max_columns(),
             spec,
             checkpoints,
@@ -162,12 +175,17 @@ impl Worker {
 
     /// Takes in what decided starts taught.
     pub fn learn(&self, lessons: &[Lesson]) {
-        self.known.insert(lessons);
+        self.known.learn(lessons);
+    }
+
+    /// Its knowledge, to take in lessons while a start plays.
+    pub fn learner(&self) -> Learner {
+        self.known.clone()
     }
 
     /// The states it knows the fate of.
     pub fn known_states(&self) -> usize {
-        self.known.len()
+        self.known.0.len()
     }
 
     /// Plays the start from generator state `start` (from its checkpoint if the run's folder
@@ -180,7 +198,7 @@ impl Worker {
         let runner = StartRunner {
             spec: &self.spec,
             max_columns: self.max_columns,
-            known: &self.known,
+            known: &self.known.0,
             checkpoints: self.checkpoints.as_ref(),
             resumable: &resumable,
             file: None,
