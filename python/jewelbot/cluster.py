@@ -266,6 +266,7 @@ def horizon(
     *words: str,
     address: Optional[str] = None,
     num_cpus: Optional[int] = None,
+    cpus_per_start: int = 1,
     quiet: bool = False,
     one_machine: Optional[os.PathLike[str] | str] = None,
     **options: Any,
@@ -277,6 +278,8 @@ def horizon(
         address: The cluster (``"auto"``, ``"ray://HOST:10001"``); ``None`` starts a local one
             for the run (or uses the one this process already joined).
         num_cpus: CPUs of the local cluster (``None``: all).
+        cpus_per_start: The CPUs each start's task takes, which its player's decisions spread
+            over.
         quiet: No progress lines.
         one_machine: A results file of the same starts played by ``jewelbot horizon`` on one
             machine: the summary then says the columns it played too.
@@ -298,6 +301,10 @@ def horizon(
         if not ray.is_initialized():
             ray.init(address=address, num_cpus=num_cpus, log_to_driver=False)
         return _estimate(ray, argv, quiet)
+    if isinstance(cpus_per_start, bool) or not isinstance(cpus_per_start, int):
+        raise TypeError(f"cpus_per_start must be an int, not {type(cpus_per_start).__name__}")
+    if cpus_per_start < 1:
+        raise ValueError(f"cpus_per_start must be at least 1, not {cpus_per_start}")
     driver = HorizonDriver(argv)
     compared = one_machine_columns(one_machine) if one_machine is not None else None
     for refusal in driver.refused:
@@ -306,7 +313,7 @@ def horizon(
     with _only_writer(results):
         if not ray.is_initialized():
             ray.init(address=address, num_cpus=num_cpus, log_to_driver=False)
-        summary = _drive(ray, driver, argv, quiet)
+        summary = _drive(ray, driver, argv, cpus_per_start, quiet)
     if compared is not None:
         both = [r["generator_state"] for r in summary["results"]]
         both = [start for start in both if start in compared]
@@ -315,14 +322,22 @@ def horizon(
     return summary
 
 
-def _drive(ray: Any, driver: HorizonDriver, argv: list[str], quiet: bool) -> dict:
-    task = ray.remote(max_retries=RETRIES, retry_exceptions=False)(_play_start)
+def _drive(
+    ray: Any, driver: HorizonDriver, argv: list[str], cpus_per_start: int, quiet: bool
+) -> dict:
+    # The player's decisions spread over the task's CPUs (rayon's threads), not over every
+    # core of the node, which the node's other tasks share.
+    threads = {"env_vars": {"RAYON_NUM_THREADS": str(cpus_per_start)}}
+    task = ray.remote(
+        max_retries=RETRIES, retry_exceptions=False, num_cpus=cpus_per_start, runtime_env=threads
+    )(_play_start)
     settings = driver.settings
     starts = deque(driver.starts)
     run = uuid.uuid4().hex
-    board = _lesson_board(ray)
+    # No board for a run with nothing to play (a finished run resumed).
+    board = _lesson_board(ray) if starts else None
     known = driver.lessons()
-    if known != b"[]":
+    if board is not None and known != b"[]":
         board.pin.remote([ray.put(known)])
     tally = _Tally(driver.held, driver.held_cycles)
     total = len(starts) + tally.resumed
@@ -330,9 +345,10 @@ def _drive(ray: Any, driver: HorizonDriver, argv: list[str], quiet: bool) -> dic
     began = last_said = time.monotonic()
     try:
         while starts or pending:
-            # One start a CPU of the cluster as it is now (nodes come and go): the others wait
-            # here, and each learns, when it begins, all that the starts before it taught.
-            in_flight = max(1, int(ray.cluster_resources().get("CPU", 1)))
+            # A start for each `cpus_per_start` CPUs of the cluster as it is now (nodes come and
+            # go): the others wait here, and each learns, when it begins, all that the starts
+            # before it taught.
+            in_flight = max(1, int(ray.cluster_resources().get("CPU", 1)) // cpus_per_start)
             while starts and len(pending) < in_flight:
                 start = starts.popleft()
                 ref = task.remote(run, argv, settings, __version__, start, board)
@@ -346,7 +362,7 @@ def _drive(ray: Any, driver: HorizonDriver, argv: list[str], quiet: bool) -> dic
                     # A refusal (another player, another version): every start would meet it.
                     raise RuntimeError(f"start {start:#06x}: {error.cause}") from None
                 _record(driver, tally, line)
-                if taught != b"[]":
+                if board is not None and taught != b"[]":
                     board.pin.remote([ray.put(taught)])
             now = time.monotonic()
             if not quiet and (now - last_said >= PROGRESS_EVERY or not (starts or pending)):
@@ -425,6 +441,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("command", choices=["horizon"])
     parser.add_argument("--address", help="the cluster: auto, or ray://HOST:10001")
     parser.add_argument("--num-cpus", type=int, help="CPUs of a local cluster")
+    parser.add_argument(
+        "--cpus-per-start",
+        type=int,
+        default=1,
+        metavar="N",
+        help="the CPUs each start takes, which its player's decisions spread over (default 1)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
     parser.add_argument(
         "--one-machine",
@@ -438,6 +461,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             *words,
             address=ours.address,
             num_cpus=ours.num_cpus,
+            cpus_per_start=ours.cpus_per_start,
             quiet=ours.quiet,
             one_machine=ours.one_machine,
         )

@@ -46,7 +46,11 @@ def test_the_cluster_writes_the_command_s_results(local_cluster, tmp_path, comma
         capture_output=True,
     )
     summary = cluster.horizon(
-        *CHEAP, results=tmp_path / "cluster.jsonl", one_machine=tmp_path / "one.jsonl", quiet=True
+        *CHEAP,
+        results=tmp_path / "cluster.jsonl",
+        one_machine=tmp_path / "one.jsonl",
+        cpus_per_start=2,
+        quiet=True,
     )
     assert summary["starts"] == 4 and summary["undecided"] == 4
     assert summary["columns"] == 4 * 20000
@@ -277,6 +281,10 @@ def test_bad_options():
         cluster.horizon("--starts", "0", quiet=True)
     with pytest.raises(ValueError, match="unexpected argument"):
         cluster.horizon("--colour", "red", quiet=True)
+    with pytest.raises(ValueError, match="cpus_per_start must be at least 1"):
+        cluster.horizon(*CHEAP, cpus_per_start=0, quiet=True)
+    with pytest.raises(TypeError, match="cpus_per_start must be an int"):
+        cluster.horizon(*CHEAP, cpus_per_start=1.5, quiet=True)
     with pytest.raises(ValueError, match="--one-machine .*missing.jsonl"):
         cluster.horizon(*CHEAP, one_machine="missing.jsonl", quiet=True)
 
