@@ -160,9 +160,10 @@ class _Learning:
         self.read = 0
 
     def news(self, ray: Any, board: Any) -> list[bytes]:
-        lessons = ray.get(board.since.remote(self.read))
+        """The lessons pinned on the board since the last look."""
+        lessons = ray.get(ray.get(board.since.remote(self.read)))
         self.read += len(lessons)
-        return ray.get(lessons)
+        return lessons
 
 
 # One player a worker process, built once for the run: what it learned stays between tasks.
