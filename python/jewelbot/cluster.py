@@ -167,7 +167,7 @@ class _Learning:
 
 
 # One player a worker process, built once for the run: what it learned stays between tasks.
-_learning: dict[tuple[str, tuple[str, ...], str], _Learning] = {}
+_learning: dict[tuple[str, tuple[str, ...], str, int], _Learning] = {}
 
 
 def _play_start(
@@ -176,16 +176,18 @@ def _play_start(
     settings: str,
     version: str,
     start: int,
+    threads: int,
     board: Any,
 ) -> tuple[int, Optional[str], bytes]:
     """A Ray task: plays one start on this worker, after learning what the board holds, and
-    learns more as the board grows."""
+    learns more as the board grows. Its game and its decisions run on ``threads`` threads (the
+    task's CPUs), not on every core of the node, which the node's other tasks share."""
     _check_version(version)
     ray = _import_ray()
-    key = (run, tuple(words), settings)
+    key = (run, tuple(words), settings, threads)
     if key not in _learning:
         _learning.clear()  # an earlier run's player is not needed again
-        _learning[key] = _Learning(HorizonWorker(list(words), settings))
+        _learning[key] = _Learning(HorizonWorker(list(words), settings, threads=threads))
     learning = _learning[key]
     for lessons in learning.news(ray, board):
         learning.worker.learn(lessons)
@@ -326,12 +328,10 @@ def horizon(
 def _drive(
     ray: Any, driver: HorizonDriver, argv: list[str], cpus_per_start: int, quiet: bool
 ) -> dict:
-    # The player's decisions spread over the task's CPUs (rayon's threads), not over every
-    # core of the node, which the node's other tasks share.
-    threads = {"env_vars": {"RAYON_NUM_THREADS": str(cpus_per_start)}}
-    task = ray.remote(
-        max_retries=RETRIES, retry_exceptions=False, num_cpus=cpus_per_start, runtime_env=threads
-    )(_play_start)
+    task = ray.remote(max_retries=RETRIES, retry_exceptions=False, num_cpus=cpus_per_start)(
+        _play_start
+    )
+
     settings = driver.settings
     starts = deque(driver.starts)
     run = uuid.uuid4().hex
@@ -352,7 +352,7 @@ def _drive(
             in_flight = max(1, int(ray.cluster_resources().get("CPU", 1)) // cpus_per_start)
             while starts and len(pending) < in_flight:
                 start = starts.popleft()
-                ref = task.remote(run, argv, settings, __version__, start, board)
+                ref = task.remote(run, argv, settings, __version__, start, cpus_per_start, board)
                 pending[ref] = start
             done, _ = ray.wait(list(pending), num_returns=1, timeout=PROGRESS_EVERY)
             for ref in done:

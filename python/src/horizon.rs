@@ -11,8 +11,10 @@ use magic_jewelry_lab::horizon::{write_report, Args, Estimating};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::Arc;
+use std::thread;
 use std::time::{Duration, Instant};
 
 fn args(words: Vec<String>) -> PyResult<Args> {
@@ -126,9 +128,20 @@ pub struct HorizonWorker {
 
 #[pymethods]
 impl HorizonWorker {
+    /// ``threads``, if given, is the threads its games and their decisions run on, in place
+    /// of the words' ``--threads`` (the CPUs the cluster gave the worker).
     #[new]
-    fn new(py: Python<'_>, words: Vec<String>, settings: &str) -> PyResult<Self> {
-        let args = args(words)?;
+    #[pyo3(signature = (words, settings, threads=None))]
+    fn new(
+        py: Python<'_>,
+        words: Vec<String>,
+        settings: &str,
+        threads: Option<usize>,
+    ) -> PyResult<Self> {
+        let mut args = args(words)?;
+        if let Some(threads) = threads {
+            args.workers.threads = threads;
+        }
         let settings: serde_json::Value = serde_json::from_str(settings)
             .map_err(|e| PyValueError::new_err(format!("the driver's settings: {e}")))?;
         let worker = py
@@ -173,13 +186,33 @@ impl HorizonWorker {
             Some(news) => Some((news.unbind(), seconds(news_every)?)),
             None => None,
         };
-        // The stop a game takes lives as long as it pleases: what it does is shared with it.
-        let between = Arc::new(Between::new(news, self.worker.learner()));
-        let shared = Arc::clone(&between);
-        let (line, lessons) = py
-            .detach(|| self.worker.play(start, &move || shared.stop()))
+        let mut between = Between::new(news, self.worker.learner());
+        let stop = Arc::clone(&between.stop);
+        let played = py.detach(|| {
+            thread::scope(|scope| {
+                // The game plays on its own thread, while this one (Python's main thread, in a
+                // Ray task: the one signals reach) looks at Python now and then.
+                let (done, finished) = mpsc::channel();
+                scope.spawn(move || {
+                    let played = self
+                        .worker
+                        .play(start, &move || stop.load(Ordering::Relaxed));
+                    // The receiver waits for it, unless this thread panicked first.
+                    let _ = done.send(played);
+                });
+                loop {
+                    match finished.recv_timeout(LOOK_EVERY) {
+                        Ok(played) => break Some(played),
+                        Err(RecvTimeoutError::Timeout) => between.look(),
+                        Err(RecvTimeoutError::Disconnected) => break None,
+                    }
+                }
+            })
+        });
+        let (line, lessons) = played
+            .ok_or_else(|| PyRuntimeError::new_err("the game's thread ended without a result"))?
             .map_err(|e| runtime(&e))?;
-        if let Some(error) = between.take() {
+        if let Some(error) = between.raised.take() {
             return Err(error);
         }
         let bytes = lessons_to_bytes(&lessons).map_err(|e| runtime(&e))?;
@@ -192,74 +225,63 @@ fn seconds(value: f64) -> PyResult<Duration> {
         .map_err(|_| PyValueError::new_err(format!("news_every must be seconds, not {value}")))
 }
 
-/// Columns played between two looks at Python: a fraction of a second.
-const LOOK_COLUMNS: u32 = 1000;
+/// How often the thread that waits for a game looks at Python's signals.
+const LOOK_EVERY: Duration = Duration::from_millis(100);
 
-/// What a start's game does between its columns, now and then, with the GIL for that moment:
-/// it looks at Python's signals, and asks for the lessons decided elsewhere meanwhile. It
-/// keeps the first exception raised, which stops the game.
+/// What the thread that waits for a game does now and then, with the GIL for that moment: it
+/// looks at Python's signals, and asks for the lessons decided elsewhere meanwhile. The first
+/// exception raised is kept, and stops the game.
 struct Between {
-    columns: AtomicU32,
     news: Option<(Py<PyAny>, Duration)>,
-    asked: Mutex<Instant>,
+    asked: Instant,
     learner: Learner,
-    raised: Mutex<Option<PyErr>>,
+    stop: Arc<AtomicBool>,
+    raised: Option<PyErr>,
 }
 
 impl Between {
     fn new(news: Option<(Py<PyAny>, Duration)>, learner: Learner) -> Self {
         Self {
-            columns: AtomicU32::new(0),
             news,
-            asked: Mutex::new(Instant::now()),
+            asked: Instant::now(),
             learner,
-            raised: Mutex::new(None),
+            stop: Arc::new(AtomicBool::new(false)),
+            raised: None,
         }
     }
 
-    /// The game's stop: true once an exception was raised.
-    fn stop(&self) -> bool {
-        if self.columns.fetch_add(1, Ordering::Relaxed) % LOOK_COLUMNS != LOOK_COLUMNS - 1 {
-            return false;
+    fn look(&mut self) {
+        if self.raised.is_some() {
+            return;
         }
-        let Err(error) = self.look() else {
-            return false;
-        };
-        let mut raised = self.raised.lock().unwrap_or_else(PoisonError::into_inner);
-        raised.get_or_insert(error);
-        true
+        if let Err(error) = self.learn_the_news() {
+            self.raised = Some(error);
+            self.stop.store(true, Ordering::Relaxed);
+        }
     }
 
-    fn look(&self) -> PyResult<()> {
+    fn learn_the_news(&mut self) -> PyResult<()> {
         let taught = Python::attach(|py| -> PyResult<Vec<Vec<u8>>> {
             py.check_signals()?;
             let Some((news, every)) = &self.news else {
                 return Ok(Vec::new());
             };
-            let mut asked = self.asked.lock().unwrap_or_else(PoisonError::into_inner);
-            if asked.elapsed() < *every {
+            if self.asked.elapsed() < *every {
                 return Ok(Vec::new());
             }
-            *asked = Instant::now();
+            self.asked = Instant::now();
             news.bind(py)
                 .call0()?
                 .try_iter()?
                 .map(|lessons| lessons?.extract::<Vec<u8>>())
                 .collect()
         })?;
-        // Learned without the GIL: lessons can be megabytes.
+        // Learned without the GIL, while the game plays: lessons can be megabytes.
         for bytes in taught {
             let lessons = lessons_from_bytes(&bytes).map_err(|e| runtime(&e))?;
             self.learner.learn(&lessons);
         }
         Ok(())
-    }
-
-    fn take(&self) -> Option<PyErr> {
-        self.raised
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .take()
     }
 }
 

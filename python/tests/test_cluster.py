@@ -83,13 +83,14 @@ def proven_alone(proven_and_taught):
     return proven_and_taught[0]
 
 
-# A start of `simple` that meets the game of 0x01E6 at its column 3,015.
-MEETS = ["--ai", "simple", "--generator-state", "0x0369", "--max-columns", "5000"]
+# A start of `simple` that meets the game of 0x01E6 at its column 52,969: most of a second of
+# play, while the game's looks at Python come every 0.1 s.
+MEETS = ["--ai", "simple", "--generator-state", "0x048C", "--max-columns", "60000"]
 
 
 def meeting(news=None, **options):
     worker = HorizonWorker(MEETS, HorizonDriver(MEETS).settings)
-    line, _ = worker.play(0x0369, news=news, **options)
+    line, _ = worker.play(0x048C, news=news, **options)
     return json.loads(line)
 
 
@@ -99,13 +100,13 @@ def test_a_start_in_play_learns_what_others_decide_meanwhile(proven_and_taught):
     asked = []
 
     def news():
-        # Nothing at the first look (column 1,000), the proof at the second (2,000).
+        # Nothing at the first look, the proof at the second.
         asked.append(len(asked))
         return [taught] if len(asked) == 2 else []
 
     met = meeting(news, news_every=0.0)
     assert len(asked) >= 2
-    assert (met["outcome"], met["column"]) == ("joined", 3015)
+    assert (met["outcome"], met["column"]) == ("joined", 52969)
     assert met["cycle"] == proven_and_taught[0]["cycle"]
 
 
@@ -262,7 +263,7 @@ def test_another_player_or_version_is_refused(tmp_path):
     with pytest.raises(RuntimeError, match="not the driver's"):
         HorizonWorker(other, settings)
     with pytest.raises(RuntimeError, match="same version"):
-        cluster._play_start("a run", CHEAP, settings, "0.0.0-other", 1, None)
+        cluster._play_start("a run", CHEAP, settings, "0.0.0-other", 1, 1, None)
 
 
 def test_a_results_file_of_another_player_is_refused(tmp_path, command):

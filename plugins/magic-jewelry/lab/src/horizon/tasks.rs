@@ -137,6 +137,10 @@ pub struct Worker {
     max_columns: u64,
     known: Learner,
     checkpoints: Option<Checkpoints>,
+    /// The threads a game and its decisions run on (`--threads`): the cores the cluster gave
+    /// the worker, not every core of the node, which other workers share. A game played on
+    /// the pool's own thread hands its decisions to no other thread.
+    pool: rayon::ThreadPool,
 }
 
 /// What a worker knows, shared with whoever brings it lessons while a start plays (its
@@ -165,7 +169,9 @@ impl Worker {
             );
         }
         let checkpoints = open_checkpoints(args, &own, &spec)?;
+        let pool = crate::worker_pool(args.workers.threads)?;
         Ok(Self {
+            pool,
             known: Learner(Arc::new(Known::new(Blind::of(spec.objective), KEEP_ONE_IN))),
             max_columns: args.max_columns(),
             spec,
@@ -207,7 +213,7 @@ impl Worker {
             stop,
             errors: &errors,
         };
-        let (result, lessons) = runner.play_learning(start);
+        let (result, lessons) = self.pool.install(|| runner.play_learning(start));
         if let Some(error) = errors.take() {
             return Err(error);
         }
