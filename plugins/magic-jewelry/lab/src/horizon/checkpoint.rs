@@ -249,6 +249,55 @@ struct LessonLine {
     fate: Fate,
 }
 
+impl LessonLine {
+    /// What is wrong with the lesson, read from outside, if anything: its state (see
+    /// [`SpawnState::check`]) or a fate no game has.
+    fn check(&self) -> Result<(), String> {
+        self.state.spawn_state().check()?;
+        let fate = match self.fate {
+            Fate::Perpetual {
+                period,
+                most_jewels,
+                ..
+            } => (period > 0 && most_jewels <= MOST_JEWELS)
+                .then_some(())
+                .ok_or("a perpetual fate with a period of 0 or too many jewels"),
+            Fate::Lost { most_jewels, .. } => (most_jewels <= MOST_JEWELS)
+                .then_some(())
+                .ok_or("a lost fate with more jewels than a board holds"),
+        };
+        fate.map_err(str::to_owned)
+    }
+}
+
+/// Lessons as bytes, to travel between processes: a JSON array of the lines a lessons file
+/// keeps, each state with its board.
+pub fn lessons_to_bytes(lessons: &[Lesson]) -> anyhow::Result<Vec<u8>> {
+    let lines: Vec<LessonLine> = lessons
+        .iter()
+        .map(|(state, fate)| LessonLine {
+            state: state.into(),
+            fate: *fate,
+        })
+        .collect();
+    Ok(serde_json::to_vec(&lines)?)
+}
+
+/// Lessons from [`lessons_to_bytes`]' bytes, each checked as a lessons file's are.
+pub fn lessons_from_bytes(bytes: &[u8]) -> anyhow::Result<Vec<Lesson>> {
+    let lines: Vec<LessonLine> =
+        serde_json::from_slice(bytes).context("lessons that are not a horizon run's")?;
+    for (k, line) in lines.iter().enumerate() {
+        if let Err(why) = line.check() {
+            bail!("lessons refused: their state {}: {why}", k + 1);
+        }
+    }
+    Ok(lines
+        .into_iter()
+        .map(|l| (l.state.into(), l.fate))
+        .collect())
+}
+
 /// Writes each of `lines` to `out` as a JSON line.
 fn put_json_lines<L: Serialize>(
     out: &mut impl Write,
@@ -797,20 +846,7 @@ impl Checkpoints {
                 );
             }
             for (k, line) in lines.iter().enumerate() {
-                let state = line.state.spawn_state();
-                let fate = match line.fate {
-                    Fate::Perpetual {
-                        period,
-                        most_jewels,
-                        ..
-                    } => (period > 0 && most_jewels <= MOST_JEWELS)
-                        .then_some(())
-                        .ok_or("a perpetual fate with a period of 0 or too many jewels"),
-                    Fate::Lost { most_jewels, .. } => (most_jewels <= MOST_JEWELS)
-                        .then_some(())
-                        .ok_or("a lost fate with more jewels than a board holds"),
-                };
-                if let Err(why) = state.check().and_then(|()| fate.map_err(str::to_owned)) {
+                if let Err(why) = line.check() {
                     bail!(
                         "{} is refused: its state {} (line {}): {why}. It is kept as it is, \
                          and the run stops before any start plays; remove it to play on \
@@ -881,6 +917,45 @@ mod tests {
             progress.steps.push(step);
         }
         (progress, game)
+    }
+
+    /// Lessons that travel as bytes keep every state whole, its board included: a state that
+    /// lost its board would be met by another game's state with the same columns and counters.
+    #[test]
+    fn lessons_travel_with_their_boards() {
+        let (played, _) = progress(0x0125, 40);
+        let lessons: Vec<Lesson> = played
+            .order
+            .iter()
+            .enumerate()
+            .map(|(k, state)| {
+                let fate = Fate::Lost {
+                    columns: 40 - k as u64,
+                    most_jewels: played.most_jewels,
+                };
+                (*state, fate)
+            })
+            .collect();
+        assert!(lessons.iter().any(|(state, _)| state.board.jewels() > 0));
+        let bytes = lessons_to_bytes(&lessons).expect("bytes");
+        assert_eq!(lessons_from_bytes(&bytes).expect("lessons"), lessons);
+    }
+
+    #[test]
+    fn lessons_that_no_game_has_are_refused() {
+        let (played, _) = progress(0x0125, 3);
+        let lost = |most_jewels| Fate::Lost {
+            columns: 1,
+            most_jewels,
+        };
+        let too_many = [(played.order[2], lost(MOST_JEWELS + 1))];
+        let refused = lessons_from_bytes(&lessons_to_bytes(&too_many).expect("bytes"));
+        let why = refused.expect_err("refused").to_string();
+        assert!(
+            why.contains("state 1") && why.contains("more jewels"),
+            "{why}"
+        );
+        assert!(lessons_from_bytes(b"[{}]").is_err());
     }
 
     fn steps(progress: &Progress) -> Vec<(u32, u64, u64)> {

@@ -10,6 +10,7 @@
 //! ([`part_to_bytes`]).
 
 use super::checkpoint::Checkpoints;
+pub use super::checkpoint::{lessons_from_bytes, lessons_to_bytes};
 use super::real::{open_checkpoints, real_player, settings_of, FirstError, Resumed, StartRunner};
 use super::results_file::{Held, Kind, ResultsFile};
 use super::settings::{differences, same};
@@ -236,16 +237,6 @@ pub fn part_to_bytes<T: serde::Serialize>(part: &T) -> anyhow::Result<Vec<u8>> {
 /// A part from [`part_to_bytes`]' bytes.
 pub fn part_from_bytes<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> anyhow::Result<T> {
     ciborium::from_reader(bytes).context("a part that is not the reference estimate's")
-}
-
-/// Lessons as bytes, to travel between processes.
-pub fn lessons_to_bytes(lessons: &[Lesson]) -> anyhow::Result<Vec<u8>> {
-    Ok(serde_json::to_vec(lessons)?)
-}
-
-/// Lessons from [`lessons_to_bytes`]' bytes.
-pub fn lessons_from_bytes(bytes: &[u8]) -> anyhow::Result<Vec<Lesson>> {
-    serde_json::from_slice(bytes).context("lessons that are not a horizon run's")
 }
 
 #[cfg(test)]
