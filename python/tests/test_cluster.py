@@ -83,14 +83,14 @@ def proven_alone(proven_and_taught):
     return proven_and_taught[0]
 
 
-# A start of `simple` that meets the game of 0x01E6 at its column 52,969: most of a second of
+# A start of `simple` that meets the game of 0x01E6 at its column 58,586: most of a second of
 # play, while the game's looks at Python come every 0.1 s.
-MEETS = ["--ai", "simple", "--generator-state", "0x048C", "--max-columns", "60000"]
+MEETS = ["--ai", "simple", "--generator-state", "0x00E4", "--max-columns", "60000"]
 
 
 def meeting(news=None, **options):
     worker = HorizonWorker(MEETS, HorizonDriver(MEETS).settings)
-    line, _ = worker.play(0x048C, news=news, **options)
+    line, _ = worker.play(0x00E4, news=news, **options)
     return json.loads(line)
 
 
@@ -106,7 +106,7 @@ def test_a_start_in_play_learns_what_others_decide_meanwhile(proven_and_taught):
 
     met = meeting(news, news_every=0.0)
     assert len(asked) >= 2
-    assert (met["outcome"], met["column"]) == ("joined", 52969)
+    assert (met["outcome"], met["column"]) == ("joined", 58586)
     assert met["cycle"] == proven_and_taught[0]["cycle"]
 
 
