@@ -331,7 +331,6 @@ def _drive(
     task = ray.remote(max_retries=RETRIES, retry_exceptions=False, num_cpus=cpus_per_start)(
         _play_start
     )
-
     settings = driver.settings
     starts = deque(driver.starts)
     run = uuid.uuid4().hex
@@ -361,7 +360,16 @@ def _drive(
                     _, line, taught = ray.get(ref)
                 except ray.exceptions.RayTaskError as error:
                     # A refusal (another player, another version): every start would meet it.
+                    _stop_in_flight(ray, driver, tally, pending)
                     raise RuntimeError(f"start {start:#06x}: {error.cause}") from None
+                except ray.exceptions.RayError as error:
+                    # Its worker or node lost once more than Ray retries it: the others keep
+                    # their games, and the same command goes on.
+                    _stop_in_flight(ray, driver, tally, pending)
+                    raise RuntimeError(
+                        f"start {start:#06x} was lost {RETRIES + 1} times ({error}); the same "
+                        "command goes on from the results file and the checkpoints"
+                    ) from None
                 _record(driver, tally, line)
                 if board is not None and taught != b"[]":
                     board.pin.remote([ray.put(taught)])
