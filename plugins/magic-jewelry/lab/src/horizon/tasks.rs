@@ -144,8 +144,8 @@ pub struct Worker {
     pool: rayon::ThreadPool,
 }
 
-/// What a worker knows, shared with whoever brings it lessons while a start plays (its
-/// `stop`, which is asked between columns): a start meets what others decided meanwhile.
+/// What a worker knows, shared with whoever brings it lessons from another thread while a
+/// start plays: the start meets what others decided meanwhile.
 #[derive(Clone)]
 pub struct Learner(Arc<Known>);
 
