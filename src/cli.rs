@@ -26,6 +26,10 @@ pub struct Cli {
 pub enum Command {
     /// Run a number of frames and print a summary of the play.
     Run(RunArgs),
+    /// Play in real time, as the window does, shown on a web page (docs/web.md): the picture,
+    /// the status, the dashboard and the RAM inspector, with the controls for whoever opens
+    /// the URL with its token.
+    Serve(ServeArgs),
     /// Show the labelled RAM addresses and the decoded board at a frame.
     Ram(RamArgs),
     /// Record a RAM trace from power-on, driven by a script or by the AI (docs/traces.md).
@@ -114,6 +118,58 @@ pub struct WindowArgs {
     pub force: bool,
 }
 
+/// The web page's server: where it listens and who may reach it.
+#[derive(Debug, Args, Clone)]
+pub struct WebArgs {
+    /// The address to listen on: 127.0.0.1 (this machine only) unless told otherwise; 0.0.0.0
+    /// serves every interface, over plain HTTP.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1", value_parser = jewelbot_web::address::parse_bind)]
+    pub bind: std::net::IpAddr,
+    /// The port (0 picks a free one; the URL says which).
+    #[arg(long, value_name = "PORT", default_value_t = jewelbot_web::address::DEFAULT_PORT)]
+    pub port: u16,
+    /// Give the controls to every viewer, without the token (on a loopback address only).
+    #[arg(long)]
+    pub open_controls: bool,
+    #[command(flatten)]
+    pub viewers: ViewerArgs,
+}
+
+/// Who may watch.
+#[derive(Debug, Args, Clone)]
+pub struct ViewerArgs {
+    /// The most viewers at once; more are turned away with a message.
+    #[arg(long, value_name = "N", default_value_t = jewelbot_web::server::DEFAULT_MAX_VIEWERS, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub max_viewers: u16,
+    /// A host name the page may be reached by, besides localhost and IP addresses (requests
+    /// naming any other host are refused); repeatable.
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    #[command(flatten)]
+    pub web: WebArgs,
+    /// Directory for save states (default: the user's data directory), as the window's.
+    #[arg(long, value_name = "DIR")]
+    pub state_dir: Option<PathBuf>,
+    /// Directory for screenshots and GIFs (default: the current directory), as the window's.
+    #[arg(long, value_name = "DIR")]
+    pub screenshot_dir: Option<PathBuf>,
+    /// Record controller 1 from power-on to an fm2 movie FILE, written when the game ends.
+    #[arg(long, value_name = "FILE")]
+    pub record_movie: Option<PathBuf>,
+    /// Record an animated GIF of the game to FILE from the start until the game ends.
+    #[arg(long, value_name = "FILE")]
+    pub gif: Option<PathBuf>,
+    /// Replace the files of --record-movie and --gif if they exist.
+    #[arg(long)]
+    pub force: bool,
+}
+
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("outputs").multiple(true).args(["save_state", "record_movie", "gif", "checkpoint", "report", "ram_log"])))]
 pub struct RunArgs {
@@ -190,6 +246,12 @@ pub struct RunArgs {
     /// placement won over the runner-up (in the JSON summary: `notes`).
     #[arg(long)]
     pub explain: bool,
+    /// Show the run on a web page at [ADDR:]PORT (127.0.0.1 unless an address is given; port
+    /// 0 picks a free one), watched only: nothing on the page can change the run's game.
+    #[arg(long, value_name = "[ADDR:]PORT", value_parser = jewelbot_web::address::parse_listen)]
+    pub serve: Option<std::net::SocketAddr>,
+    #[command(flatten)]
+    pub viewers: ViewerArgs,
 }
 
 #[derive(Debug, Args)]
@@ -254,7 +316,7 @@ const MAX_RUN_FRAMES: u64 = 1_000_000_000;
 
 /// Subcommands that run a ROM with the plug-ins, and so take their options and the flags that
 /// start one (the top-level command, which plays in a window, takes them too).
-pub const CONSOLE_COMMANDS: [&str; 3] = ["run", "ram", "record"];
+pub const CONSOLE_COMMANDS: [&str; 4] = ["run", "serve", "ram", "record"];
 
 /// The id of the group of the flags that start a plug-in: at most one starts.
 const STARTS: &str = "starts-a-plug-in";

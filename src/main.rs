@@ -18,6 +18,7 @@ mod ram;
 mod record;
 mod rom_info;
 mod run;
+mod serve;
 mod setup;
 mod stdout;
 
@@ -150,6 +151,7 @@ fn run(cli: Cli, plugins: &Plugins, out: &mut dyn Write) -> anyhow::Result<ExitC
                 out,
             )
         }
+        Some(Command::Serve(args)) => serve::serve(&args, plugins),
         Some(Command::Ram(args)) => ram::ram(&args, plugins, out),
         Some(Command::Record(args)) => record::record(&args, plugins, out),
         Some(Command::RomInfo(args)) => rom_info::rom_info(&args.path, out),

@@ -93,12 +93,33 @@ pub fn run(
         interrupt: Interrupt::listen().context("cannot listen for signals")?,
     };
 
+    // Watched only: the page changes nothing in the game.
+    let mut watch = args
+        .serve
+        .map(|address| {
+            let config = crate::serve::config(address, false, &args.viewers);
+            jewelbot_web::watch::Watch::start(config, session, plan.until.clone())
+        })
+        .transpose()?;
+    if let Some(watch) = &watch {
+        crate::serve::announce(watch.server());
+    }
+
     let mut progress = Progress::new(&plan, session);
     let summary = headless::run(session, &plan, &mut record, |session| {
+        // A time-lapse keeps few pictures, and a viewer takes at most a screen's worth: the
+        // PPU draws only those.
+        let mut video = None;
         if let Some(gif) = &mut gif {
             gif.frame(session.picture_rgba())?;
-            // A time-lapse keeps few pictures: the PPU draws only those.
-            session.set_video(gif.wants_next());
+            video = Some(gif.wants_next());
+        }
+        if let Some(watch) = &mut watch {
+            let wanted = watch.after_frame(session);
+            video = Some(video.unwrap_or(false) || wanted);
+        }
+        if let Some(video) = video {
+            session.set_video(video);
         }
         if let Some(log) = &mut ram_log {
             log.frame(session)?;
@@ -107,6 +128,9 @@ pub fn run(
         Ok(())
     });
     progress.finish();
+    if let Some(watch) = watch {
+        watch.stop();
+    }
     let summary = summary?;
 
     // Every output is written that can be, and the summary printed, before an error is said.

@@ -15,7 +15,7 @@ use jewelbot_host::frontend::canvas::Canvas;
 use jewelbot_host::frontend::changes::Changes;
 use jewelbot_host::frontend::view::{self, Snapshot, Ui};
 use jewelbot_host::frontend::{compose, layout, panel};
-use jewelbot_host::frontend::{input, screenshot};
+use jewelbot_host::frontend::{keys, screenshot};
 use jewelbot_host::session::{Session, SessionConfig};
 use jewelbot_plugin::{
     Buttons, Chart, Field, Figure, FrameContext, Inspection, Panel, Plugin, Ram, RomIdentity, Story,
@@ -184,7 +184,7 @@ fn compose_at_frame() -> Canvas {
         &snapshot,
         &changes,
         &ui,
-        &input::help_rows(&hosted_plugin_keys()),
+        &keys::help_rows(&hosted_plugin_keys()),
         now,
         compose::Redraw::Whole,
     );
@@ -192,10 +192,10 @@ fn compose_at_frame() -> Canvas {
 }
 
 /// The window keys of the plug-in the binary hosts, as the window builds them.
-fn hosted_plugin_keys() -> Vec<input::PluginKey> {
+fn hosted_plugin_keys() -> Vec<keys::PluginKey> {
     use jewelbot_plugin::Plugin;
     let plugin = magic_jewelry::plugin::MagicJewelryPlugin::default();
-    input::plugin_keys(&plugin.options())
+    keys::plugin_keys(&plugin.options())
 }
 
 fn updating() -> bool {
@@ -293,7 +293,7 @@ fn the_composition_shows_every_part() {
 #[test]
 fn the_key_table_in_docs_is_current() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/keys.md");
-    let table = input::keys_markdown(&hosted_plugin_keys());
+    let table = keys::keys_markdown(&hosted_plugin_keys());
     if updating() {
         std::fs::write(&path, &table).expect("write docs/keys.md");
         return;

@@ -8,7 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The crates' source folders, from the workspace's root.
-const CRATES: [&str; 10] = [
+const CRATES: [&str; 11] = [
     "src",
     "host/src",
     "controller/src",
@@ -19,6 +19,7 @@ const CRATES: [&str; 10] = [
     "plugins/magic-jewelry/engine/src",
     "plugins/magic-jewelry/src",
     "plugins/magic-jewelry/lab/src",
+    "web/src",
 ];
 
 /// Every `.rs` file under `path` (or `path` itself), with its text.

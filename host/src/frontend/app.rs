@@ -5,18 +5,19 @@ use super::audio::Audio;
 use super::canvas::Canvas;
 use super::changes::Changes;
 use super::compose::{self, Redraw};
+use super::controls::{Controls, Places};
 use super::fps_trial::{FpsTrial, Turn};
-use super::input::{self, Action, Input};
+use super::input::{self, Input};
+use super::keys::{self, Action};
 use super::layout;
-use super::pacing::{Due, Pacer, Speed};
+use super::pacing::{Due, Speed};
 use super::panel;
 use super::presenter::Presenter;
 use super::view::{Aspect, Snapshot, Ui, HEX_ROWS};
-use super::{screenshot, states, Options};
+use super::Options;
 use crate::gif_capture::GifCapture;
-use crate::movie::file as movie_file;
-use crate::session::{Control, Session};
-use jewelbot_plugin::{RAM_SIZE, SCREEN_HEIGHT, SCREEN_WIDTH};
+use crate::session::Session;
+use jewelbot_plugin::{RAM_SIZE, SCREEN_HEIGHT};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use winit::application::ApplicationHandler;
@@ -26,8 +27,6 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow};
 use winit::keyboard::{KeyCode, ModifiersState, PhysicalKey};
 use winit::window::{Fullscreen, Window, WindowId};
 
-/// How long a passing message stays on screen.
-const MESSAGE_TIME: Duration = Duration::from_secs(3);
 /// How often to look at gamepads and fading highlights while no frames run.
 const IDLE_TICK: Duration = Duration::from_millis(50);
 /// Time between pictures while running unthrottled.
@@ -41,24 +40,17 @@ const MOST_SCALE: usize = 8;
 
 pub struct App {
     options: Options,
-    session: Session,
+    /// The console and what the person does with it (shared with the web page).
+    controls: Controls,
     audio: Audio,
     input: Input,
-    pacer: Pacer,
     ui: Ui,
     help: Vec<(String, String)>,
-    /// Letter keys that step plug-in options.
-    plugin_keys: Vec<input::PluginKey>,
     changes: Changes,
     canvas: Canvas,
     window: Option<Arc<Window>>,
     presenter: Option<Presenter>,
     modifiers: ModifiersState,
-    paused: bool,
-    /// Why emulation stopped (a crashed ROM); cleared by reset, power cycle or a state load.
-    stopped: Option<String>,
-    slot: u8,
-    message: Option<(String, Instant)>,
     started: Instant,
     cursor: (f64, f64),
     /// Where the last picture put what a click in the inspector selects.
@@ -68,11 +60,8 @@ pub struct App {
     whole_drawn: Option<Instant>,
     /// The monitor's size in pixels (or the default screen's), to fit the window in.
     screen: (usize, usize),
-    fps: FpsMeter,
     last_redraw: Instant,
     error: Option<anyhow::Error>,
-    /// The GIF being recorded (`--gif`, or Ctrl+F12).
-    gif: Option<GifCapture>,
     /// The window's benchmark, when asked for (`--fps-trial`).
     trial: Option<FpsTrial>,
 }
@@ -88,115 +77,47 @@ impl App {
             },
             ..Ui::default()
         };
-        let mut app = Self {
-            session,
+        let places = Places {
+            state_dir: options.state_dir.clone(),
+            screenshot_dir: options.screenshot_dir.clone(),
+        };
+        let controls = Controls::new(session, places, options.ai);
+        let help = keys::help_rows(controls.plugin_keys());
+        Self {
+            controls,
             audio,
             input: Input::new(),
-            pacer: Pacer::new(Speed::RealTime),
             ui,
-            help: Vec::new(),
-            plugin_keys: Vec::new(),
+            help,
             changes: Changes::new(),
             canvas: Canvas::default(),
             window: None,
             presenter: None,
             modifiers: ModifiersState::empty(),
-            paused: false,
-            stopped: None,
-            slot: 1,
-            message: None,
             started: Instant::now(),
             cursor: (0.0, 0.0),
             clickable: panel::Clickable::default(),
             whole_drawn: None,
             screen: layout::DEFAULT_SCREEN,
-            fps: FpsMeter::default(),
             last_redraw: Instant::now(),
             error: None,
-            gif: None,
             trial: None,
             options,
-        };
-        app.report_plugin_messages();
-        let options: Vec<_> = app
-            .session
-            .plugins()
-            .options()
-            .into_iter()
-            .flat_map(|(_, options)| options)
-            .collect();
-        app.plugin_keys = input::plugin_keys(&options);
-        app.help = input::help_rows(&app.plugin_keys);
-        // A script or bot given with `--ai off` holds the controller all the same.
-        if app.options.ai || app.session.control() == Control::Plugins {
-            app.give_control_to_ai();
-        } else {
-            app.session.set_control(Control::Manual);
         }
-        app
     }
 
     /// Records the game's pictures to `gif` from now on.
     pub fn set_gif(&mut self, gif: Option<GifCapture>) {
-        self.gif = gif;
+        self.controls.set_gif(gif);
     }
 
     /// Writes the recorded movie and the GIF being recorded, then gives the error that ended
     /// the event loop, if one did.
     pub fn finish(mut self) -> anyhow::Result<()> {
-        let mut result = self.error.take().map_or(Ok(()), Err);
-        if let Some(gif) = self.gif.take() {
-            let (pictures, path) = (gif.pictures(), gif.path().to_owned());
-            match gif.finish() {
-                Ok(()) => eprintln!("GIF of {pictures} pictures written to {}", path.display()),
-                Err(error) => result = result.and(Err(error.into())),
-            }
-        }
-        if let Some(path) = self.options.record_movie.clone() {
-            if let Some(movie) = self.session.take_recorded_movie() {
-                match movie_file::write(&path, &movie, self.options.force) {
-                    Ok(()) => eprintln!(
-                        "movie of {} frames recorded to {}",
-                        movie.frames.len(),
-                        path.display()
-                    ),
-                    Err(error) => result = result.and(Err(error.into())),
-                }
-            }
-        }
-        result
-    }
-
-    /// Starts a GIF in the screenshot directory, or ends the one being recorded.
-    fn toggle_gif(&mut self) {
-        if let Some(gif) = self.gif.take() {
-            let (pictures, path) = (gif.pictures(), gif.path().to_owned());
-            match gif.finish() {
-                Ok(()) => self.say(format!("GIF of {pictures} pictures: {}", path.display())),
-                Err(error) => self.say(format!("GIF failed: {error}")),
-            }
-            return;
-        }
-        let dir = match &self.options.screenshot_dir {
-            Some(dir) => Ok(dir.clone()),
-            None => std::env::current_dir().map_err(|e| anyhow::anyhow!(e)),
-        };
-        let frame = self.session.frame_number();
-        let started = dir.and_then(|dir| {
-            std::fs::create_dir_all(&dir)?;
-            let path = screenshot::fresh_path(&dir, &self.session.rom().name, frame, "game", "gif");
-            Ok(GifCapture::create(&path, false)?)
-        });
-        match started {
-            Ok(gif) => {
-                self.say(format!(
-                    "recording {} (Ctrl+F12 stops)",
-                    gif.path().display()
-                ));
-                self.gif = Some(gif);
-            }
-            Err(error) => self.say(format!("GIF failed: {error:#}")),
-        }
+        let error = self.error.take().map_or(Ok(()), Err);
+        let movie = self.options.record_movie.clone();
+        let written = self.controls.finish(movie.as_deref(), self.options.force);
+        error.and(written)
     }
 
     fn fail(&mut self, event_loop: &ActiveEventLoop, error: anyhow::Error) {
@@ -205,7 +126,7 @@ impl App {
     }
 
     fn say(&mut self, text: impl Into<String>) {
-        self.message = Some((text.into(), Instant::now()));
+        self.controls.say(text);
         self.request_redraw();
     }
 
@@ -215,57 +136,12 @@ impl App {
         }
     }
 
-    fn report_plugin_messages(&mut self) {
-        for message in self.session.plugins_mut().drain_messages() {
-            eprintln!("note: {message}");
-            self.say(message);
-        }
-    }
-
-    fn give_control_to_ai(&mut self) {
-        if self.session.set_control(Control::Plugins) > 0 {
-            let player = self
-                .session
-                .plugins()
-                .holder()
-                .unwrap_or("the AI")
-                .to_owned();
-            self.say(format!("{player} plays (Space takes control)"));
-        } else {
-            self.session.set_control(Control::Manual);
-            self.say("you play: no plug-in runs on this ROM");
-        }
-    }
-
-    /// Steps the plug-in option bound to `letter` to its next value.
-    fn step_plugin_option(&mut self, letter: char) {
-        let Some(key) = self.plugin_keys.iter().find(|k| k.letter == letter) else {
-            return;
-        };
-        let name = key.option.clone();
-        let option = self
-            .session
-            .plugins()
-            .options()
-            .into_iter()
-            .flat_map(|(_, options)| options)
-            .find(|o| o.name == name);
-        let Some(next) = option.as_ref().and_then(|o| o.next_choice()) else {
-            return;
-        };
-        let next = next.to_owned();
-        match self.session.plugins_mut().set_option(&name, &next) {
-            Ok(()) => self.say(format!("{name}: {next}")),
-            Err(reason) => self.say(format!("cannot change {name}: {reason}")),
-        }
-    }
-
     fn create_window(&mut self, event_loop: &ActiveEventLoop) -> anyhow::Result<()> {
         self.screen = screen_size(event_loop);
         self.measure_inspector();
         let (w, h) = layout::window_size(&self.ui, self.screen, self.most_scale());
         let mut attributes = Window::default_attributes()
-            .with_title(format!("jewelbot - {}", self.session.rom().name))
+            .with_title(format!("jewelbot - {}", self.controls.session().rom().name))
             .with_inner_size(PhysicalSize::new(w as u32, h as u32))
             .with_min_inner_size(LogicalSize::new(
                 layout::game_width(1, self.ui.aspect) as u32,
@@ -284,7 +160,7 @@ impl App {
         self.presenter = Some(presenter);
         self.window = Some(window);
         if let Some(seconds) = self.options.fps_trial {
-            self.pacer.set_speed(Speed::Unthrottled);
+            self.controls.set_speed(Speed::Unthrottled);
             let trial = FpsTrial::new(seconds, Instant::now());
             self.show_every_part(trial.shown());
             self.trial = Some(trial);
@@ -311,50 +187,28 @@ impl App {
         }
     }
 
-    /// Runs one frame; `false` when emulation stopped.
+    /// Runs one frame and plays its sound; `false` when emulation stopped.
     fn step(&mut self) -> bool {
-        if let Err(error) = self.session.run_frame() {
-            let text = format!("{error}. Ctrl+R resets, F7 loads a state");
-            eprintln!("error: {error}");
-            self.stopped = Some(text.clone());
-            self.say(text);
+        if !self.controls.step() {
+            self.request_redraw();
             return false;
         }
-        self.fps.count();
         if let Some(trial) = &mut self.trial {
             trial.count();
         }
-        if let Some(gif) = &mut self.gif {
-            if let Err(error) = gif.frame(self.session.picture_rgba()) {
-                self.gif = None;
-                self.say(format!("GIF stopped: {error}"));
-            }
-        }
+        let speed = self.controls.speed();
         self.audio
-            .push_frame(self.session.audio_samples(), self.pacer.speed());
-        self.report_plugin_messages();
+            .push_frame(self.controls.session().audio_samples(), speed);
         true
     }
 
     fn bar_text(&self) -> String {
-        let control = match (self.session.control(), self.session.plugins().holder()) {
-            (Control::Plugins, Some(holder)) => format!("{holder} plays"),
-            (Control::Plugins, None) if self.session.plugins().anyone_presses() => {
-                "AI plays".to_owned()
-            }
-            (Control::Plugins | Control::Manual, _) => "you play".to_owned(),
-        };
-        let mut parts = vec![control, self.pacer.speed().label().to_owned()];
-        if self.stopped.is_some() {
-            parts.push("STOPPED".into());
-        } else if self.paused {
-            parts.push("paused".into());
-        }
+        let mut parts = self.controls.bar_parts();
         if self.audio.is_muted() {
-            parts.push("muted".into());
+            // Before the slot and the frame rate, as it always stood.
+            let at = parts.len().saturating_sub(2);
+            parts.insert(at, "muted".into());
         }
-        parts.push(format!("slot {}", self.slot));
-        parts.push(format!("{:.0} fps", self.fps.value()));
         parts.push("F1 help".into());
         parts.join(" | ")
     }
@@ -376,19 +230,14 @@ impl App {
                 .is_none_or(|at| at.elapsed() >= PANEL_REDRAW);
         self.canvas.resize(width, height);
         let now_ms = self.started.elapsed().as_millis() as u64;
-        let snapshot = Snapshot::capture(&mut self.session, &self.ui, whole);
+        let snapshot = Snapshot::capture(self.controls.session_mut(), &self.ui, whole);
         if self.ui.inspector && whole {
             self.changes
                 .observe(&snapshot.inspections, &snapshot.ram, now_ms);
             self.ui.inspector_lines = panel::content_lines(&snapshot.inspections);
         }
         self.ui.bar = self.bar_text();
-        self.ui.message = self
-            .message
-            .as_ref()
-            .filter(|(_, at)| at.elapsed() < MESSAGE_TIME)
-            .map(|(text, _)| text.clone())
-            .or_else(|| self.stopped.clone());
+        self.ui.message = self.controls.message();
         let redraw = if whole {
             self.whole_drawn = Some(self.last_redraw);
             Redraw::Whole
@@ -416,63 +265,16 @@ impl App {
 
     fn act(&mut self, action: Action, event_loop: &ActiveEventLoop) {
         self.whole_drawn = None;
+        if self.controls.act(action) {
+            self.request_redraw();
+            return;
+        }
         match action {
             Action::Help => self.ui.help = !self.ui.help,
-            Action::ToggleAi => {
-                if self.session.control() == Control::Plugins {
-                    self.session.set_control(Control::Manual);
-                    self.say("you play (Space gives control to the AI)");
-                } else {
-                    self.give_control_to_ai();
-                }
-            }
-            Action::PluginOption(letter) => self.step_plugin_option(letter),
-            Action::CycleSpeed => {
-                self.pacer.set_speed(self.pacer.speed().next());
-                let speed = match self.pacer.speed() {
-                    Speed::RealTime => "real time",
-                    Speed::Double => "2x",
-                    Speed::Unthrottled => "unthrottled (silent)",
-                };
-                self.say(format!("speed: {speed}"));
-            }
-            Action::Pause => {
-                self.paused = !self.paused;
-                self.pacer.resync();
-            }
-            Action::FrameAdvance => {
-                self.paused = true;
-                if self.stopped.is_none() {
-                    self.step();
-                }
-            }
-            Action::Reset => {
-                self.session.reset();
-                self.after_jump();
-                self.say("reset");
-            }
-            Action::PowerCycle => match self.session.power_cycle() {
-                Ok(()) => {
-                    self.after_jump();
-                    self.say("power cycled");
-                }
-                Err(error) => self.say(format!("power cycle failed: {error}")),
-            },
-            Action::SelectSlot(slot) => {
-                self.slot = slot;
-                self.say(format!("state slot {slot}"));
-            }
-            Action::SaveState => self.save_state(),
-            Action::LoadState => self.load_state(),
-            Action::Screenshot => {
-                let frame = self.session.frame_number();
-                let picture = self.session.picture_rgba().to_vec();
-                self.write_screenshot("game", frame, SCREEN_WIDTH, SCREEN_HEIGHT, &picture);
-            }
             Action::WindowScreenshot => {
-                let frame = self.session.frame_number();
+                let frame = self.controls.session().frame_number();
                 let canvas = std::mem::take(&mut self.canvas);
-                self.write_screenshot(
+                self.controls.write_screenshot(
                     "window",
                     frame,
                     canvas.width(),
@@ -481,7 +283,6 @@ impl App {
                 );
                 self.canvas = canvas;
             }
-            Action::Gif => self.toggle_gif(),
             Action::ToggleInspector => {
                 self.ui.inspector = !self.ui.inspector;
                 self.measure_inspector();
@@ -520,18 +321,10 @@ impl App {
                 }
             }
             Action::Quit => event_loop.exit(),
+            // The console's own, done above.
+            _ => {}
         }
         self.request_redraw();
-    }
-
-    /// After a reset or a state load: emulation may go on, and a paused console shows a
-    /// picture at once (a restored state carries no picture until a frame runs).
-    fn after_jump(&mut self) {
-        self.stopped = None;
-        self.pacer.resync();
-        if self.paused {
-            self.step();
-        }
     }
 
     fn scroll_hex(&mut self, rows: i32) {
@@ -584,7 +377,8 @@ impl App {
     /// Counts the lines the inspector's content takes, for the layout.
     fn measure_inspector(&mut self) {
         if self.ui.inspector {
-            let inspections = self.session.plugins().inspect(self.session.ram());
+            let session = self.controls.session();
+            let inspections = session.plugins().inspect(session.ram());
             self.ui.inspector_lines = panel::content_lines(&inspections);
         }
     }
@@ -607,7 +401,8 @@ impl App {
         if !self.ui.inspector {
             return;
         }
-        let inspections = self.session.plugins().inspect(self.session.ram());
+        let session = self.controls.session();
+        let inspections = session.plugins().inspect(session.ram());
         let addresses = panel::field_addresses(&inspections);
         if addresses.is_empty() {
             return;
@@ -626,97 +421,17 @@ impl App {
         self.ui.typed = None;
     }
 
-    fn slot_path(&self) -> Result<std::path::PathBuf, String> {
-        let dir = states::state_dir(self.options.state_dir.as_deref())?;
-        let rom = self.session.rom();
-        Ok(states::slot_path(
-            &dir,
-            &rom.name,
-            rom.prg_chr_crc32,
-            self.slot,
-        ))
-    }
-
-    fn save_state(&mut self) {
-        let result = self.slot_path().and_then(|path| {
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir)
-                    .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-            }
-            // The slot's earlier state is replaced only once the new one is written whole.
-            let replaced = path.exists();
-            self.session
-                .save_state_file(&path)
-                .map_err(|e| e.to_string())?;
-            Ok((path, replaced))
-        });
-        match result {
-            Ok((path, replaced)) => self.say(format!(
-                "saved slot {} to {}{}",
-                self.slot,
-                path.display(),
-                if replaced {
-                    " (replacing its earlier state)"
-                } else {
-                    ""
-                }
-            )),
-            Err(error) => self.say(format!("cannot save: {error}")),
-        }
-    }
-
-    fn load_state(&mut self) {
-        let path = match self.slot_path() {
-            Ok(path) => path,
-            Err(error) => return self.say(format!("cannot load: {error}")),
-        };
-        if !path.exists() {
-            return self.say(format!("slot {} is empty", self.slot));
-        }
-        match self.session.load_state_file(&path) {
-            Ok(_) => {
-                self.after_jump();
-                self.say(format!("loaded slot {}", self.slot));
-            }
-            // Refused before the console was touched: the game goes on as it was.
-            Err(error) => self.say(format!("slot {} not loaded: {error}", self.slot)),
-        }
-    }
-
-    fn write_screenshot(&mut self, what: &str, frame: u64, w: usize, h: usize, rgba: &[u8]) {
-        let dir = match &self.options.screenshot_dir {
-            Some(dir) => Ok(dir.clone()),
-            None => std::env::current_dir().map_err(|e| anyhow::anyhow!(e)),
-        };
-        let result = dir.and_then(|dir| {
-            std::fs::create_dir_all(&dir)?;
-            let path = screenshot::fresh_path(&dir, &self.session.rom().name, frame, what, "png");
-            screenshot::write_png(&path, w, h, rgba)?;
-            Ok(path)
-        });
-        match result {
-            Ok(path) => self.say(format!("screenshot {}", path.display())),
-            Err(error) => self.say(format!("screenshot failed: {error:#}")),
-        }
-    }
-
     /// Keys while a byte of the hex view is selected: hex digits write it, Enter freezes or
     /// thaws it, arrows move the selection, Esc leaves. `true` when the key was taken.
     fn edit_key(&mut self, code: KeyCode) -> bool {
         let Some(address) = self.ui.selected else {
             return false;
         };
-        if let Some(digit) = input::hex_digit(code).filter(|_| self.modifiers.is_empty()) {
+        let digit = keys::hex_digit(&input::code(code)).filter(|_| self.modifiers.is_empty());
+        if let Some(digit) = digit {
             match self.ui.typed.take() {
                 None => self.ui.typed = Some(digit),
-                Some(high) => {
-                    let value = high << 4 | digit;
-                    self.session.poke(address, value);
-                    if self.session.frozen().iter().any(|&(a, _)| a == address) {
-                        self.session.freeze(address, value);
-                    }
-                    self.say(format!("wrote ${address:04X} = {value:02X}"));
-                }
+                Some(high) => self.controls.poke(address, high << 4 | digit),
             }
             return true;
         }
@@ -726,14 +441,7 @@ impl App {
             KeyCode::ArrowUp => -16,
             KeyCode::ArrowDown => 16,
             KeyCode::Enter | KeyCode::NumpadEnter => {
-                if self.session.frozen().iter().any(|&(a, _)| a == address) {
-                    self.session.unfreeze(address);
-                    self.say(format!("${address:04X} thawed"));
-                } else {
-                    let value = self.session.ram()[usize::from(address) % RAM_SIZE];
-                    self.session.freeze(address, value);
-                    self.say(format!("${address:04X} frozen at {value:02X}"));
-                }
+                self.controls.toggle_freeze(address);
                 return true;
             }
             KeyCode::Escape => {
@@ -760,9 +468,10 @@ impl App {
             return;
         }
         if pressed {
-            let plugin_key = input::letter(code)
+            let plugin_keys = self.controls.plugin_keys();
+            let plugin_key = keys::letter(&input::code(code))
                 .filter(|_| self.modifiers.is_empty())
-                .filter(|l| self.plugin_keys.iter().any(|k| k.letter == *l))
+                .filter(|l| plugin_keys.iter().any(|k| k.letter == *l))
                 .map(Action::PluginOption);
             if let Some(action) = input::action_for(code, self.modifiers).or(plugin_key) {
                 let repeats = matches!(
@@ -848,23 +557,18 @@ impl ApplicationHandler for App {
         for action in self.input.poll_gamepads() {
             self.act(action, event_loop);
         }
-        self.session.set_manual_buttons(self.input.buttons());
+        let buttons = self.input.buttons();
+        self.controls.session_mut().set_manual_buttons(buttons);
         let now = Instant::now();
-        if self.paused || self.stopped.is_some() {
-            self.fps.idle();
+        let Some(due) = self.controls.due(now) else {
             // Keep looking at gamepads; let highlights and messages fade.
             event_loop.set_control_flow(ControlFlow::WaitUntil(now + IDLE_TICK));
-            let fading = self
-                .message
-                .as_ref()
-                .is_some_and(|(_, at)| at.elapsed() < MESSAGE_TIME + IDLE_TICK);
-            if fading || self.ui.inspector {
+            if self.controls.message_fading(IDLE_TICK) || self.ui.inspector {
                 self.request_redraw();
             }
             return;
-        }
+        };
         self.trial_turn(event_loop);
-        let due = self.pacer.due(now);
         match due {
             Due::Frames(n, next) => {
                 event_loop.set_control_flow(ControlFlow::WaitUntil(next));
@@ -882,46 +586,6 @@ impl ApplicationHandler for App {
                 }
             }
         }
-    }
-}
-
-/// Emulated frames per second, over the last second or so.
-#[derive(Debug)]
-struct FpsMeter {
-    since: Instant,
-    frames: u32,
-    value: f64,
-}
-
-impl Default for FpsMeter {
-    fn default() -> Self {
-        Self {
-            since: Instant::now(),
-            frames: 0,
-            value: 0.0,
-        }
-    }
-}
-
-impl FpsMeter {
-    fn count(&mut self) {
-        self.frames += 1;
-        let elapsed = self.since.elapsed();
-        if elapsed >= Duration::from_secs(1) {
-            self.value = f64::from(self.frames) / elapsed.as_secs_f64();
-            self.frames = 0;
-            self.since = Instant::now();
-        }
-    }
-
-    fn idle(&mut self) {
-        self.value = 0.0;
-        self.frames = 0;
-        self.since = Instant::now();
-    }
-
-    fn value(&self) -> f64 {
-        self.value
     }
 }
 

@@ -8,7 +8,12 @@
 //!   charts): the window picture, drawn on the CPU (testable without a window).
 //! - `presenter`: GPU drawing through `pixels`, or `softbuffer` when there is no GPU.
 //! - `audio` and [`ring`]: sound through `cpal`.
-//! - `input`: key and gamepad bindings. [`pacing`]: frame timing.
+//! - [`keys`]: the key table (keys and gamepad buttons, what they press or do), named as
+//!   the browser names keys, so the window and the web page read it alike.
+//! - [`controls`]: the person's controls over the console (who plays, speed, pause, states,
+//!   screenshots, GIFs, pokes), shared by the window and the web page.
+//! - `input`: winit's keys and gilrs's gamepads read through the key table. [`pacing`]:
+//!   frame timing.
 //! - [`screenshot`], [`states`]: files the frontend writes.
 //! - [`fps_trial`]: the window's own benchmark of what its parts cost.
 //!
@@ -23,10 +28,12 @@ pub mod audio;
 pub mod canvas;
 pub mod changes;
 pub mod compose;
+pub mod controls;
 pub mod dashboard;
 pub mod fps_trial;
 #[cfg(feature = "window")]
 pub mod input;
+pub mod keys;
 pub mod layout;
 pub mod pacing;
 pub mod panel;

@@ -82,10 +82,12 @@ impl Default for Ui {
 }
 
 /// What one plug-in has to show.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct SlotView {
     pub name: String,
     pub lines: Vec<String>,
+    /// Drawn with the picture they belong to.
+    #[serde(skip)]
     pub marks: Vec<Mark>,
     /// Why the plug-in is not running, when it is not.
     pub notice: Option<String>,
@@ -112,36 +114,7 @@ impl Snapshot {
     /// drawn a few times a second, show them).
     pub fn capture(session: &mut Session, ui: &Ui, panels: bool) -> Self {
         let picture = session.picture_rgba().to_vec();
-        let slots = session
-            .plugins()
-            .slots()
-            .iter()
-            .map(|slot| {
-                let name = slot.name().to_owned();
-                match slot.state() {
-                    SlotState::Active(_) => SlotView {
-                        lines: slot.status().lines.clone(),
-                        marks: slot.status().marks.clone(),
-                        name,
-                        notice: None,
-                    },
-                    SlotState::Declined(reason) => SlotView {
-                        notice: Some(format!("{name} is not running: {reason}")),
-                        name,
-                        ..SlotView::default()
-                    },
-                    SlotState::Disabled(reason) | SlotState::Restarting(reason) => SlotView {
-                        notice: Some(reason.clone()),
-                        name,
-                        ..SlotView::default()
-                    },
-                    SlotState::Idle => SlotView {
-                        name,
-                        ..SlotView::default()
-                    },
-                }
-            })
-            .collect();
+        let slots = slot_views(session);
         let inspections = if ui.inspector && panels {
             session.plugins().inspect(session.ram())
         } else {
@@ -163,4 +136,38 @@ impl Snapshot {
             stories,
         }
     }
+}
+
+/// What each plug-in has to show now: its status lines and marks, or why it is not running.
+pub fn slot_views(session: &Session) -> Vec<SlotView> {
+    session
+        .plugins()
+        .slots()
+        .iter()
+        .map(|slot| {
+            let name = slot.name().to_owned();
+            match slot.state() {
+                SlotState::Active(_) => SlotView {
+                    lines: slot.status().lines.clone(),
+                    marks: slot.status().marks.clone(),
+                    name,
+                    notice: None,
+                },
+                SlotState::Declined(reason) => SlotView {
+                    notice: Some(format!("{name} is not running: {reason}")),
+                    name,
+                    ..SlotView::default()
+                },
+                SlotState::Disabled(reason) | SlotState::Restarting(reason) => SlotView {
+                    notice: Some(reason.clone()),
+                    name,
+                    ..SlotView::default()
+                },
+                SlotState::Idle => SlotView {
+                    name,
+                    ..SlotView::default()
+                },
+            }
+        })
+        .collect()
 }

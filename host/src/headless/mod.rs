@@ -367,7 +367,7 @@ pub fn plugin_summaries(session: &Session) -> Vec<PluginSummary> {
 
 /// Every plug-in's statistics in one map; the host's own keys and keys already taken are
 /// prefixed with the plug-in's name.
-fn merged_stats(plugins: &[PluginSummary]) -> serde_json::Map<String, serde_json::Value> {
+pub fn merged_stats(plugins: &[PluginSummary]) -> serde_json::Map<String, serde_json::Value> {
     const HOST_KEYS: [&str; 15] = [
         "rom",
         "frames",

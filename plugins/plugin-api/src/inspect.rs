@@ -1,5 +1,5 @@
 /// A plug-in's view of RAM for an inspector: labelled addresses and decoded panels.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct Inspection {
     /// Labelled addresses, in address order.
     pub fields: Vec<Field>,
@@ -8,7 +8,7 @@ pub struct Inspection {
 }
 
 /// One labelled address (or run of addresses) with its decoded value.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Field {
     /// The first address.
     pub address: u16,
@@ -23,7 +23,7 @@ pub struct Field {
 }
 
 /// A block of text lines, e.g. a decoded playfield.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Panel {
     /// The panel's heading.
     pub title: String,

@@ -2,7 +2,7 @@
 //! history, for a frontend's dashboard. The host asks only while such a panel is shown.
 
 /// Figures and charts, in the order the plug-in wants them shown.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct Story {
     /// Labelled values, already formatted (`points a column`, `1,397`).
     pub figures: Vec<Figure>,
@@ -11,7 +11,7 @@ pub struct Story {
 }
 
 /// One labelled value.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Figure {
     /// A short name.
     pub label: String,
@@ -43,7 +43,7 @@ pub fn grouped(n: u64) -> String {
 }
 
 /// A quantity over the last events (columns placed, say), oldest first.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Chart {
     /// What it shows, e.g. `jewels on the board`.
     pub label: String,
