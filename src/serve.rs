@@ -77,7 +77,7 @@ pub fn serve(args: &ServeArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
         interrupt: interrupt.clone(),
     };
     let config = config(address, args.web.open_controls, &args.web.viewers);
-    jewelbot_web::console::serve(session, options, &config, announce)?;
+    jewelbot_web::console::serve(session, &options, &config, announce)?;
     Ok(interrupt.signal().map_or(ExitCode::SUCCESS, |signal| {
         ExitCode::from(signal.exit_status())
     }))

@@ -44,24 +44,28 @@ impl Served {
                 }
             }
         });
+        // Held at once, so a failure below still ends the child (`Drop`).
+        let mut served = Self {
+            child,
+            host: String::new(),
+            token: None,
+            stderr,
+        };
         let started = Instant::now();
         loop {
-            let line = stderr
+            let line = served
+                .stderr
                 .recv_timeout(TIME_LIMIT.saturating_sub(started.elapsed()))
                 .expect("the command prints its URL");
             if let Some(at) = line.find("http://") {
                 let url = line[at..].split_whitespace().next().unwrap_or("");
                 let rest = url.trim_start_matches("http://");
                 let (host, query) = rest.split_once('/').unwrap_or((rest, ""));
-                let token = query
+                served.token = query
                     .strip_prefix("?token=")
                     .map(|t| t.trim_end_matches([')', '.']).to_owned());
-                return Self {
-                    child,
-                    host: host.to_owned(),
-                    token,
-                    stderr,
-                };
+                host.clone_into(&mut served.host);
+                return served;
             }
         }
     }
@@ -557,4 +561,37 @@ fn a_watched_headless_run_plays_the_game_it_plays_unwatched() {
         summary["columns_placed"].as_u64().unwrap_or(0) > 20,
         "{summary}"
     );
+}
+
+#[test]
+fn a_viewer_that_reads_nothing_holds_up_no_one() {
+    let served = serve(&[]);
+    // This one never reads what it is sent: its socket fills, and the server's sends to it
+    // wait (then give up), while the game and the others go on.
+    let _stuck = served.socket(None, None).expect("a stuck viewer");
+    let mut watcher = served.socket(None, None).expect("a viewer");
+    next_json(&mut watcher, "hello");
+    let started = Instant::now();
+    let mut decoder = Decoder::default();
+    let (mut pictures_seen, mut first, mut last) = (0, None, 0);
+    while started.elapsed() < Duration::from_secs(6) {
+        match watcher.read().expect("a message") {
+            Message::Binary(data) => {
+                decoder.apply(&data).expect("reads");
+                pictures_seen += 1;
+            }
+            Message::Text(text) => {
+                let view: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+                if let Some(frame) = view["frame"].as_u64() {
+                    first.get_or_insert(frame);
+                    last = frame;
+                }
+            }
+            _ => {}
+        }
+    }
+    let first = first.expect("views came");
+    // Six seconds of real time are some 360 frames, every one of them a picture.
+    assert!(last - first >= 300, "{first} to {last}");
+    assert!(pictures_seen >= 300, "{pictures_seen} pictures");
 }

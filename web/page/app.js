@@ -375,16 +375,11 @@ function drawRun(view) {
   const run = view.run;
   $("run").hidden = !run;
   if (!run) return;
-  const items = [
-    ["frames", run.frames.toLocaleString("en-US")],
-    ["seconds", run.seconds.toFixed(0)],
-    ["frames a second", run.fps.toFixed(0)],
-  ];
-  for (const [key, value] of Object.entries(run.stats)) {
-    if (value === null || typeof value === "object") continue;
-    items.push([key.replaceAll("_", " "), typeof value === "number" ? number(value) : String(value)]);
-  }
-  $("run-figures").replaceChildren(...items.map(([l, v]) => figure(l, v)));
+  $("run-figures").replaceChildren(
+    figure("frames", run.frames.toLocaleString("en-US")),
+    figure("frames a second", run.fps.toFixed(0)),
+    figure("seconds", run.seconds.toFixed(0)),
+  );
   $("until").replaceChildren(...run.until.map((u) => {
     const div = document.createElement("div");
     div.className = "until";
@@ -394,6 +389,12 @@ function drawRun(view) {
     div.append(`--until ${u.condition}: ${number(u.value)} of ${number(u.at_least)}`, bar);
     return div;
   }));
+  if (!$("run").querySelector("details").open) return;
+  const stats = Object.entries(run.stats)
+    .filter(([, value]) => value !== null && typeof value !== "object")
+    .map(([key, value]) => figure(key.replaceAll("_", " "),
+      typeof value === "number" ? number(value) : String(value)));
+  $("run-stats").replaceChildren(...stats);
 }
 
 function noteChanges(view, now) {

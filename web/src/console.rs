@@ -36,7 +36,7 @@ pub struct Options {
 /// the server's address and URL once it listens.
 pub fn serve(
     session: Session,
-    options: Options,
+    options: &Options,
     config: &Config,
     started: impl FnOnce(&Server),
 ) -> anyhow::Result<()> {
@@ -140,7 +140,7 @@ fn apply(controls: &mut Controls, command: Command) {
         Request::Option { name, value } => controls.set_plugin_option(&name, &value),
         Request::Speed { speed } => {
             if let Some(speed) = protocol::parse_speed(&speed) {
-                controls.set_speed(speed);
+                controls.change_speed(speed);
             }
         }
         Request::Poke { address, value } => controls.poke(address, value),

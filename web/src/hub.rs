@@ -12,9 +12,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
-/// The most pictures a second the game takes for the page: a screen shows no more, and the
-/// game's own speed must not depend on how fast viewers read.
-pub const PICTURES_PER_SECOND: u32 = 60;
+/// The least time between two pictures the game takes for the page: a little under a frame of
+/// real time, so a real-time game sends every frame and a faster one about a screen's worth
+/// (a screen shows no more), whatever the viewers could read.
+pub const PICTURE_GAP: Duration = Duration::from_millis(15);
 /// Time between two views (status, dashboard, inspector) sent to the page: as often as the
 /// window redraws its panels.
 pub const VIEW_EVERY: Duration = Duration::from_millis(100);
@@ -186,9 +187,9 @@ impl GameSide {
     /// last was taken a screen refresh ago.
     pub fn wants_picture(&self, now: Instant) -> bool {
         self.hub.picture_wanted.load(Ordering::Relaxed)
-            && self.last_picture.is_none_or(|at| {
-                now.duration_since(at) >= Duration::from_secs(1) / PICTURES_PER_SECOND
-            })
+            && self
+                .last_picture
+                .is_none_or(|at| now.duration_since(at) >= PICTURE_GAP)
     }
 
     pub fn publish_picture(&mut self, picture: RawPicture, now: Instant) {
@@ -262,7 +263,8 @@ mod tests {
         assert!(!game.wants_picture(t0));
         hub.want_picture();
         assert!(!game.wants_picture(t0 + Duration::from_millis(5)));
-        assert!(game.wants_picture(t0 + Duration::from_millis(17)));
+        // Every frame of a real-time game (16.6 ms apart).
+        assert!(game.wants_picture(t0 + Duration::from_micros(16_639)));
     }
 
     #[test]

@@ -33,6 +33,8 @@ const MOST_MARKS: usize = 256;
 /// A picture as palette indices.
 #[derive(Debug, Clone, PartialEq)]
 pub struct IndexedPicture {
+    /// Its place in the indexer's sequence: what a message from it to another is known by.
+    pub number: u64,
     pub frame: u64,
     /// Pictures of the same epoch share their palette's first entries.
     pub epoch: u64,
@@ -46,6 +48,7 @@ pub struct IndexedPicture {
 /// starts afresh (a new epoch) when a picture's colours do not fit in what is left of it.
 #[derive(Debug, Default)]
 pub struct Indexer {
+    pictures: u64,
     epoch: u64,
     palette: Vec<[u8; 3]>,
     lookup: HashMap<[u8; 3], u8>,
@@ -53,17 +56,18 @@ pub struct Indexer {
 
 impl Indexer {
     pub fn index(&mut self, raw: &RawPicture) -> IndexedPicture {
-        let indices = match self.indices(raw, false) {
-            Some(indices) => indices,
-            None => {
-                // Its colours do not fit beside the palette's: start a new one.
-                self.epoch += 1;
-                self.palette.clear();
-                self.lookup.clear();
-                self.indices(raw, true).unwrap_or_default()
-            }
+        let indices = if let Some(indices) = self.indices(raw, false) {
+            indices
+        } else {
+            // Its colours do not fit beside the palette's: start a new one.
+            self.epoch += 1;
+            self.palette.clear();
+            self.lookup.clear();
+            self.indices(raw, true).unwrap_or_default()
         };
+        self.pictures += 1;
         IndexedPicture {
+            number: self.pictures,
             frame: raw.frame,
             epoch: self.epoch,
             palette: Arc::from(self.palette.as_slice()),
@@ -132,46 +136,62 @@ pub struct Encoder {
 impl Encoder {
     /// The message that brings this viewer from its last picture to `picture`.
     pub fn encode(&mut self, picture: &Arc<IndexedPicture>) -> Vec<u8> {
-        let same_epoch = self.last.as_ref().filter(|l| l.epoch == picture.epoch);
-        let (flags, palette_from) = match same_epoch {
-            Some(last) => (0, last.palette.len()),
-            None => (FLAG_NEW_PALETTE | FLAG_EVERY_ROW, 0),
-        };
-        let rows: Vec<usize> = (0..SCREEN_HEIGHT)
-            .filter(|&r| {
-                same_epoch.is_none_or(|last| row(&last.indices, r) != row(&picture.indices, r))
-            })
-            .collect();
-        let entries = &picture.palette[palette_from.min(picture.palette.len())..];
-        let mut out = Vec::with_capacity(
-            16 + 3 * entries.len() + 12 * picture.marks.len() + ROW_BITS + rows.len() * 256,
-        );
-        out.push(PICTURE);
-        out.push(flags);
-        out.extend_from_slice(&picture.frame.to_le_bytes());
-        out.extend_from_slice(&(palette_from as u16).to_le_bytes());
-        out.extend_from_slice(&(entries.len() as u16).to_le_bytes());
-        for entry in entries {
-            out.extend_from_slice(entry);
-        }
-        out.extend_from_slice(&(picture.marks.len() as u16).to_le_bytes());
-        for mark in &picture.marks {
-            for value in [mark.x, mark.y, mark.width, mark.height] {
-                out.extend_from_slice(&value.to_le_bytes());
-            }
-            out.extend_from_slice(&mark.color);
-        }
-        let mut bits = [0u8; ROW_BITS];
-        for &r in &rows {
-            bits[r / 8] |= 1 << (r % 8);
-        }
-        out.extend_from_slice(&bits);
-        for &r in &rows {
-            out.extend_from_slice(row(&picture.indices, r));
-        }
+        let message = delta(self.last.as_deref(), picture);
         self.last = Some(Arc::clone(picture));
-        out
+        message
     }
+
+    /// The picture this viewer has, to look up a message made for another viewer who had it.
+    pub fn last(&self) -> Option<&Arc<IndexedPicture>> {
+        self.last.as_ref()
+    }
+
+    /// This viewer now has `picture` (sent as a message made for another).
+    pub fn sent(&mut self, picture: &Arc<IndexedPicture>) {
+        self.last = Some(Arc::clone(picture));
+    }
+}
+
+/// The message that brings a viewer who has `last` (or nothing) to `picture`.
+pub fn delta(last: Option<&IndexedPicture>, picture: &IndexedPicture) -> Vec<u8> {
+    let same_epoch = last.filter(|l| l.epoch == picture.epoch);
+    let (flags, palette_from) = match same_epoch {
+        Some(last) => (0, last.palette.len()),
+        None => (FLAG_NEW_PALETTE | FLAG_EVERY_ROW, 0),
+    };
+    let rows: Vec<usize> = (0..SCREEN_HEIGHT)
+        .filter(|&r| {
+            same_epoch.is_none_or(|last| row(&last.indices, r) != row(&picture.indices, r))
+        })
+        .collect();
+    let entries = &picture.palette[palette_from.min(picture.palette.len())..];
+    let mut out = Vec::with_capacity(
+        16 + 3 * entries.len() + 12 * picture.marks.len() + ROW_BITS + rows.len() * 256,
+    );
+    out.push(PICTURE);
+    out.push(flags);
+    out.extend_from_slice(&picture.frame.to_le_bytes());
+    out.extend_from_slice(&(palette_from as u16).to_le_bytes());
+    out.extend_from_slice(&(entries.len() as u16).to_le_bytes());
+    for entry in entries {
+        out.extend_from_slice(entry);
+    }
+    out.extend_from_slice(&(picture.marks.len() as u16).to_le_bytes());
+    for mark in &picture.marks {
+        for value in [mark.x, mark.y, mark.width, mark.height] {
+            out.extend_from_slice(&value.to_le_bytes());
+        }
+        out.extend_from_slice(&mark.color);
+    }
+    let mut bits = [0u8; ROW_BITS];
+    for &r in &rows {
+        bits[r / 8] |= 1 << (r % 8);
+    }
+    out.extend_from_slice(&bits);
+    for &r in &rows {
+        out.extend_from_slice(row(&picture.indices, r));
+    }
+    out
 }
 
 fn row(indices: &[u8], r: usize) -> &[u8] {
@@ -374,7 +394,7 @@ mod tests {
         let many = raw(9, |x, y| [x as u8, y as u8, 7]);
         let indexed = indexer.index(&many);
         assert_eq!(indexed.palette.len(), 256);
-        assert!(indexed.indices.iter().any(|&i| i == 255));
+        assert!(indexed.indices.contains(&255));
     }
 
     #[test]

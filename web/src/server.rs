@@ -4,9 +4,9 @@
 
 use crate::access::{self, Hosts};
 use crate::hub::{Command, Hub};
-use crate::picture::{Encoder, IndexedPicture, Indexer};
+use crate::picture::{self, Encoder, IndexedPicture, Indexer};
 use crate::protocol::{Answer, BadRequest, Request, MAX_REQUEST_BYTES};
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, Request as HttpRequest, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -69,8 +69,50 @@ struct Shared {
     token: Option<String>,
     open_controls: bool,
     max_viewers: usize,
-    pictures: watch::Receiver<Option<Arc<IndexedPicture>>>,
+    pictures: watch::Receiver<Option<Arc<SharedPicture>>>,
     next_viewer: AtomicU64,
+}
+
+/// A picture indexed once for every viewer, with the messages made from it: viewers who had
+/// the same picture before are sent the same bytes, made once.
+struct SharedPicture {
+    picture: Arc<IndexedPicture>,
+    /// (the picture the message starts from, the message), newest last.
+    made: std::sync::Mutex<Vec<(Option<u64>, Bytes)>>,
+}
+
+/// Messages kept a picture: viewers who keep up all start from the same one.
+const MESSAGES_KEPT: usize = 4;
+
+impl SharedPicture {
+    fn new(picture: IndexedPicture) -> Self {
+        Self {
+            picture: Arc::new(picture),
+            made: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The message that brings the viewer of `encoder` to this picture.
+    fn message_from(&self, encoder: &mut Encoder) -> Bytes {
+        let from = encoder.last().map(|last| last.number);
+        let mut made = self
+            .made
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let message = if let Some((_, message)) = made.iter().find(|(start, _)| *start == from) {
+            message.clone()
+        } else {
+            let last = encoder.last().map(|l| &**l);
+            let message = Bytes::from(picture::delta(last, &self.picture));
+            if made.len() == MESSAGES_KEPT {
+                made.remove(0);
+            }
+            made.push((from, message.clone()));
+            message
+        };
+        encoder.sent(&self.picture);
+        message
+    }
 }
 
 impl Server {
@@ -176,7 +218,7 @@ impl Drop for Server {
 async fn serve(
     listener: TcpListener,
     shared: Arc<Shared>,
-    pictures: watch::Sender<Option<Arc<IndexedPicture>>>,
+    pictures: watch::Sender<Option<Arc<SharedPicture>>>,
 ) {
     let listener = match tokio::net::TcpListener::from_std(listener) {
         Ok(listener) => listener,
@@ -197,13 +239,13 @@ async fn serve(
 }
 
 /// Indexes each picture the game publishes once, for every viewer.
-async fn index_pictures(hub: Arc<Hub>, out: watch::Sender<Option<Arc<IndexedPicture>>>) {
+async fn index_pictures(hub: Arc<Hub>, out: watch::Sender<Option<Arc<SharedPicture>>>) {
     let mut raw = hub.pictures();
     let mut indexer = Indexer::default();
     while raw.changed().await.is_ok() {
         let picture = raw.borrow_and_update().clone();
         if let Some(picture) = picture {
-            out.send_replace(Some(Arc::new(indexer.index(&picture))));
+            out.send_replace(Some(Arc::new(SharedPicture::new(indexer.index(&picture)))));
         }
     }
 }
@@ -402,8 +444,8 @@ async fn watch_game(socket: WebSocket, shared: Arc<Shared>, viewer: u64, control
                 }
                 let picture = pictures.borrow_and_update().clone();
                 if let Some(picture) = picture {
-                    let message = encoder.encode(&picture);
-                    if !deliver(&mut sink, Message::Binary(message.into())).await {
+                    let message = picture.message_from(&mut encoder);
+                    if !deliver(&mut sink, Message::Binary(message)).await {
                         break;
                     }
                 }

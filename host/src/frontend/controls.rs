@@ -193,7 +193,7 @@ impl Controls {
                 }
             }
             Action::PluginOption(letter) => self.step_plugin_option(letter),
-            Action::CycleSpeed => self.set_speed(self.pacer.speed().next()),
+            Action::CycleSpeed => self.change_speed(self.pacer.speed().next()),
             Action::Pause => {
                 self.paused = !self.paused;
                 self.pacer.resync();
@@ -235,6 +235,11 @@ impl Controls {
 
     pub fn set_speed(&mut self, speed: Speed) {
         self.pacer.set_speed(speed);
+    }
+
+    /// Sets the speed and says so.
+    pub fn change_speed(&mut self, speed: Speed) {
+        self.set_speed(speed);
         let said = match speed {
             Speed::RealTime => "real time",
             Speed::Double => "2x",
@@ -507,5 +512,89 @@ impl FpsMeter {
 
     fn value(&self) -> f64 {
         self.value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rom::{tiny, RomImage};
+    use crate::session::SessionConfig;
+
+    fn controls(dir: &Path) -> Controls {
+        let rom = RomImage::from_bytes("tiny.nes", &tiny::tiny_rom()).expect("the tiny ROM");
+        let session = Session::new(rom, Vec::new(), SessionConfig::default()).expect("a session");
+        let places = Places {
+            state_dir: Some(dir.join("states")),
+            screenshot_dir: Some(dir.join("shots")),
+        };
+        Controls::new(session, places, true)
+    }
+
+    #[test]
+    fn files_go_where_the_places_say_and_a_state_comes_back() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let mut controls = controls(dir.path());
+        // No plug-in runs: the person plays.
+        assert_eq!(controls.session().control(), Control::Manual);
+        for _ in 0..10 {
+            assert!(controls.step());
+        }
+        assert!(controls.act(Action::SelectSlot(3)));
+        assert!(controls.act(Action::SaveState));
+        let saved_at = controls.session().frame_number();
+        let states: Vec<_> = std::fs::read_dir(dir.path().join("states"))
+            .expect("the state directory")
+            .map(|e| e.expect("an entry").file_name())
+            .collect();
+        assert_eq!(states.len(), 1);
+        assert!(states[0].to_string_lossy().ends_with(".slot3.state"));
+        for _ in 0..5 {
+            controls.step();
+        }
+        assert!(controls.act(Action::LoadState));
+        assert_eq!(controls.session().frame_number(), saved_at);
+        assert!(controls
+            .message()
+            .is_some_and(|m| m.contains("loaded slot 3")));
+        assert!(controls.act(Action::Screenshot));
+        assert!(controls.act(Action::Gif));
+        controls.step();
+        assert!(controls.act(Action::Gif));
+        let mut kinds: Vec<String> = std::fs::read_dir(dir.path().join("shots"))
+            .expect("the screenshot directory")
+            .filter_map(|e| {
+                let path = e.expect("an entry").path();
+                path.extension().map(|x| x.to_string_lossy().into_owned())
+            })
+            .collect();
+        kinds.sort();
+        assert_eq!(kinds, ["gif", "png"]);
+        // The window's and the page's own actions are not the console's.
+        assert!(!controls.act(Action::ToggleInspector));
+    }
+
+    #[test]
+    fn pause_steps_and_pokes_act_on_the_console() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let mut controls = controls(dir.path());
+        assert!(controls.due(Instant::now()).is_some());
+        controls.act(Action::Pause);
+        assert!(controls.due(Instant::now()).is_none());
+        let frame = controls.session().frame_number();
+        controls.act(Action::FrameAdvance);
+        assert_eq!(controls.session().frame_number(), frame + 1);
+        assert!(controls.paused());
+        controls.poke(0x0700, 0xAB);
+        assert_eq!(controls.session().ram()[0x0700], 0xAB);
+        controls.toggle_freeze(0x0700);
+        assert!(controls.is_frozen(0x0700));
+        controls.poke(0x0700, 0x12);
+        assert_eq!(controls.session().frozen(), &[(0x0700, 0x12)]);
+        controls.toggle_freeze(0x0700);
+        assert!(!controls.is_frozen(0x0700));
+        controls.act(Action::SelectSlot(12));
+        assert_eq!(controls.slot(), 9);
+        assert!(controls.bar_parts().iter().any(|p| p == "paused"));
     }
 }
