@@ -29,8 +29,13 @@ pub fn config(
 /// Says where the page is, before the game starts, on standard error (standard output may
 /// carry `--json`).
 pub fn announce(server: &jewelbot_web::Server) {
-    if let Some(warning) = jewelbot_web::address::warning(server.address()) {
-        eprintln!("note: {warning}");
+    match jewelbot_web::address::warning(server.address()) {
+        Some(warning) => eprintln!("note: {warning}"),
+        None => eprintln!(
+            "note: the page is served on {}, to this machine only (the address 0.0.0.0 \
+             serves others, over plain HTTP)",
+            server.address()
+        ),
     }
     match server.token() {
         Some(_) => eprintln!(

@@ -533,7 +533,8 @@ function onKeyDown(event) {
     return;
   }
   const binding = bindingFor(event);
-  if (binding) {
+  // Without the controls the console's keys are the browser's again (Ctrl+R reloads).
+  if (binding && !(binding.console && !state.controls)) {
     event.preventDefault();
     const repeats = ["frame_advance", "hex_up", "hex_down", "next_field", "previous_field"];
     if (event.repeat && !repeats.includes(binding.action)) return;

@@ -488,6 +488,7 @@ pub fn keys_markdown(plugin_keys: &[PluginKey]) -> String {
     let mut out = String::from(
         "# jewelbot keys\n\n\
          The window's keys and gamepad buttons. Press F1 or H in the window to see them there.\n\
+         The web page (`jewelbot serve`, [web.md](web.md)) takes the same keys and buttons.\n\
          The game keys press controller 1 only while you have control (the AI is off); Space or \
          the gamepad's North button hands control to the AI and back.\n\n\
          ## Game\n\n| key | NES button |\n|---|---|\n",
