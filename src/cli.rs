@@ -99,6 +99,14 @@ pub struct WindowArgs {
     /// Draw without the GPU (automatic when no GPU adapter is found).
     #[arg(long)]
     pub software: bool,
+    #[command(flatten)]
+    pub files: PlayFiles,
+}
+
+/// Where a game played by a person (in the window or on the web page) writes: its state slots,
+/// screenshots and GIFs, and the movie and GIF of the whole game.
+#[derive(Debug, Args, Clone)]
+pub struct PlayFiles {
     /// Directory for save states (default: the user's data directory).
     #[arg(long, value_name = "DIR")]
     pub state_dir: Option<PathBuf>,
@@ -106,16 +114,37 @@ pub struct WindowArgs {
     /// directory).
     #[arg(long, value_name = "DIR")]
     pub screenshot_dir: Option<PathBuf>,
-    /// Record controller 1 from power-on to an fm2 movie FILE, written when the window closes.
+    /// Record controller 1 from power-on to an fm2 movie FILE, written when the game ends.
     #[arg(long, value_name = "FILE")]
     pub record_movie: Option<PathBuf>,
-    /// Record an animated GIF of the game to FILE from the start until the window closes
-    /// (Ctrl+F12 stops it, or starts one in the screenshot directory).
+    /// Record an animated GIF of the game to FILE from the start until the game ends (Ctrl+F12
+    /// stops it, or starts one in the screenshot directory).
     #[arg(long, value_name = "FILE")]
     pub gif: Option<PathBuf>,
     /// Replace the files of --record-movie and --gif if they exist.
     #[arg(long)]
     pub force: bool,
+}
+
+impl PlayFiles {
+    /// The files the whole game writes, to check before it starts.
+    pub fn outputs(&self) -> Vec<jewelbot_host::outputs::Output> {
+        [("--record-movie", &self.record_movie), ("--gif", &self.gif)]
+            .into_iter()
+            .filter_map(|(flag, path)| {
+                path.as_deref()
+                    .map(|p| jewelbot_host::outputs::Output::file(flag, p))
+            })
+            .collect()
+    }
+
+    /// Where the state slots, screenshots and GIFs go.
+    pub fn places(&self) -> jewelbot_host::frontend::controls::Places {
+        jewelbot_host::frontend::controls::Places {
+            state_dir: self.state_dir.clone(),
+            screenshot_dir: self.screenshot_dir.clone(),
+        }
+    }
 }
 
 /// The web page's server: where it listens and who may reach it.
@@ -153,21 +182,8 @@ pub struct ServeArgs {
     pub game: GameArgs,
     #[command(flatten)]
     pub web: WebArgs,
-    /// Directory for save states (default: the user's data directory), as the window's.
-    #[arg(long, value_name = "DIR")]
-    pub state_dir: Option<PathBuf>,
-    /// Directory for screenshots and GIFs (default: the current directory), as the window's.
-    #[arg(long, value_name = "DIR")]
-    pub screenshot_dir: Option<PathBuf>,
-    /// Record controller 1 from power-on to an fm2 movie FILE, written when the game ends.
-    #[arg(long, value_name = "FILE")]
-    pub record_movie: Option<PathBuf>,
-    /// Record an animated GIF of the game to FILE from the start until the game ends.
-    #[arg(long, value_name = "FILE")]
-    pub gif: Option<PathBuf>,
-    /// Replace the files of --record-movie and --gif if they exist.
-    #[arg(long)]
-    pub force: bool,
+    #[command(flatten)]
+    pub files: PlayFiles,
 }
 
 #[derive(Debug, Args)]
@@ -246,7 +262,7 @@ pub struct RunArgs {
     /// placement won over the runner-up (in the JSON summary: `notes`).
     #[arg(long)]
     pub explain: bool,
-    /// Show the run on a web page at [ADDR:]PORT (127.0.0.1 unless an address is given; port
+    /// Show the run on a web page at PORT or ADDR:PORT (127.0.0.1 unless an address is given; port
     /// 0 picks a free one), watched only: nothing on the page can change the run's game.
     #[arg(long, value_name = "[ADDR:]PORT", value_parser = jewelbot_web::address::parse_listen)]
     pub serve: Option<std::net::SocketAddr>,

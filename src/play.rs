@@ -7,7 +7,7 @@ use anyhow::Context;
 #[cfg(feature = "window")]
 use jewelbot_host::interrupt::Interrupt;
 #[cfg(feature = "window")]
-use jewelbot_host::outputs::{self, Output};
+use jewelbot_host::outputs;
 use std::process::ExitCode;
 
 /// Opens the window and plays until it is closed.
@@ -22,28 +22,21 @@ pub fn play(args: &PlayArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
         inspector: window.inspector,
         mute: window.mute,
         square_pixels: window.square_pixels,
-        state_dir: window.state_dir.clone(),
-        screenshot_dir: window.screenshot_dir.clone(),
-        record_movie: window.record_movie.clone(),
-        gif: window.gif.clone(),
-        force: window.force,
+        state_dir: window.files.state_dir.clone(),
+        screenshot_dir: window.files.screenshot_dir.clone(),
+        record_movie: window.files.record_movie.clone(),
+        gif: window.files.gif.clone(),
+        force: window.files.force,
         interrupt: Interrupt::listen().context("cannot listen for signals")?,
         fps_trial: window.fps_trial,
     };
     let interrupt = options.interrupt.clone();
     // Settings and files are refused before the window opens.
     let built = plugins.build_for()?;
-    let outputs: Vec<Output> = [
-        ("--record-movie", &window.record_movie),
-        ("--gif", &window.gif),
-    ]
-    .into_iter()
-    .filter_map(|(flag, path)| path.as_deref().map(|p| Output::file(flag, p)))
-    .collect();
     outputs::check(
-        &outputs,
+        &window.files.outputs(),
         &crate::setup::game_inputs(&args.game, plugins),
-        window.force,
+        window.files.force,
     )?;
     if let Some(path) = &args.game.movie {
         jewelbot_host::movie::file::read(path)?;

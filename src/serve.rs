@@ -4,9 +4,8 @@
 use crate::cli::{ServeArgs, ViewerArgs};
 use crate::setup::Plugins;
 use anyhow::Context;
-use jewelbot_host::frontend::controls::Places;
 use jewelbot_host::interrupt::Interrupt;
-use jewelbot_host::outputs::{self, Output};
+use jewelbot_host::outputs;
 use jewelbot_host::session::SessionConfig;
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -50,14 +49,10 @@ pub fn announce(server: &jewelbot_web::Server) {
 pub fn serve(args: &ServeArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
     let interrupt = Interrupt::listen().context("cannot listen for signals")?;
     let built = plugins.build_for()?;
-    let outputs: Vec<Output> = [("--record-movie", &args.record_movie), ("--gif", &args.gif)]
-        .into_iter()
-        .filter_map(|(flag, path)| path.as_deref().map(|p| Output::file(flag, p)))
-        .collect();
     outputs::check(
-        &outputs,
+        &args.files.outputs(),
         &crate::setup::game_inputs(&args.game, plugins),
-        args.force,
+        args.files.force,
     )?;
     let mut session =
         crate::setup::open_session_with(&args.game, plugins, built, SessionConfig::default())?;
@@ -66,19 +61,16 @@ pub fn serve(args: &ServeArgs, plugins: &Plugins) -> anyhow::Result<ExitCode> {
         .plugins_mut()
         .set_pacing(jewelbot_host::plugin_host::WINDOW_PACING);
     crate::setup::report_messages(&mut session);
-    if args.record_movie.is_some() {
+    if args.files.record_movie.is_some() {
         session.record_movie()?;
     }
     let address = SocketAddr::new(args.web.bind, args.web.port);
     let options = jewelbot_web::console::Options {
         ai: args.game.ai == crate::cli::Switch::On,
-        places: Places {
-            state_dir: args.state_dir.clone(),
-            screenshot_dir: args.screenshot_dir.clone(),
-        },
-        record_movie: args.record_movie.clone(),
-        gif: args.gif.clone(),
-        force: args.force,
+        places: args.files.places(),
+        record_movie: args.files.record_movie.clone(),
+        gif: args.files.gif.clone(),
+        force: args.files.force,
         interrupt: interrupt.clone(),
     };
     let config = config(address, args.web.open_controls, &args.web.viewers);

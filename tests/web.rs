@@ -478,7 +478,7 @@ fn headless_game(serve: bool, dir: &std::path::Path) -> (String, serde_json::Val
         "--mode",
         "fast",
         "--frames",
-        "6000",
+        "3000",
         "--json",
         "--record-movie",
         common::arg(&movie),

@@ -108,16 +108,7 @@ fn step(controls: &mut Controls, game: &mut GameSide) -> bool {
 }
 
 fn publish_picture(controls: &mut Controls, game: &mut GameSide) {
-    let session = controls.session_mut();
-    let marks = jewelbot_host::frontend::view::slot_views(session)
-        .into_iter()
-        .flat_map(|slot| slot.marks)
-        .collect();
-    let picture = RawPicture {
-        frame: session.frame_number(),
-        rgba: session.picture_rgba().to_vec(),
-        marks,
-    };
+    let picture = RawPicture::of(controls.session_mut());
     game.publish_picture(picture, Instant::now());
 }
 

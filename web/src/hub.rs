@@ -30,6 +30,21 @@ pub struct RawPicture {
     pub marks: Vec<Mark>,
 }
 
+impl RawPicture {
+    /// The session's last picture, as the window shows it, with the running plug-ins' marks.
+    pub fn of(session: &mut jewelbot_host::session::Session) -> Self {
+        let marks = jewelbot_host::frontend::view::slot_views(session)
+            .into_iter()
+            .flat_map(|slot| slot.marks)
+            .collect();
+        Self {
+            frame: session.frame_number(),
+            rgba: session.picture_rgba().to_vec(),
+            marks,
+        }
+    }
+}
+
 /// A request from a page that holds the controls, as the game's thread takes it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Command {

@@ -46,16 +46,7 @@ impl Watch {
         self.frames += 1;
         let now = Instant::now();
         if session.video() && self.game.wants_picture(now) {
-            let marks = jewelbot_host::frontend::view::slot_views(session)
-                .into_iter()
-                .flat_map(|slot| slot.marks)
-                .collect();
-            let picture = RawPicture {
-                frame: session.frame_number(),
-                rgba: session.picture_rgba().to_vec(),
-                marks,
-            };
-            self.game.publish_picture(picture, now);
+            self.game.publish_picture(RawPicture::of(session), now);
         }
         if self.game.wants_view(now) {
             let mut view = View::of(session);
