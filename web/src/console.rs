@@ -6,7 +6,7 @@ use crate::protocol::{self, Hello, Request};
 use crate::server::{Config, Server};
 use crate::view::View;
 use jewelbot_host::frontend::controls::{Controls, Places};
-use jewelbot_host::frontend::keys::{self, Action};
+use jewelbot_host::frontend::keys;
 use jewelbot_host::frontend::pacing::Due;
 use jewelbot_host::interrupt::Interrupt;
 use jewelbot_host::session::Session;
@@ -119,11 +119,7 @@ fn apply(controls: &mut Controls, command: Command) {
             controls.act(action);
         }
         Request::Key { code, modifiers } => {
-            let plugin_key = keys::letter(&code)
-                .filter(|_| modifiers.is_empty())
-                .filter(|l| controls.plugin_keys().iter().any(|k| k.letter == *l))
-                .map(Action::PluginOption);
-            let action = keys::action_for(&code, modifiers).or(plugin_key);
+            let action = keys::action_with_plugins(&code, modifiers, controls.plugin_keys());
             if let Some(action) = action.filter(|a| protocol::is_console_action(*a)) {
                 controls.act(action);
             }

@@ -179,25 +179,16 @@ impl Hello {
             sound: false,
             width: jewelbot_plugin::SCREEN_WIDTH,
             height: jewelbot_plugin::SCREEN_HEIGHT,
-            keys: keys::BINDINGS
-                .iter()
-                .flat_map(|binding| {
-                    binding.chords.iter().enumerate().map(|(index, chord)| {
-                        let action = match binding.action {
-                            Action::SelectSlot(_) => Action::SelectSlot(index as u8 + 1),
-                            action => action,
-                        };
-                        KeyBinding {
-                            code: chord.key,
-                            modifiers: Modifiers {
-                                ctrl: chord.ctrl,
-                                shift: chord.shift,
-                                alt: chord.alt,
-                            },
-                            action,
-                            console: is_console_action(action),
-                        }
-                    })
+            keys: keys::chords()
+                .map(|(chord, action)| KeyBinding {
+                    code: chord.key,
+                    modifiers: Modifiers {
+                        ctrl: chord.ctrl,
+                        shift: chord.shift,
+                        alt: chord.alt,
+                    },
+                    action,
+                    console: is_console_action(action),
                 })
                 .collect(),
             game_keys: keys::GAME_KEYS

@@ -468,12 +468,12 @@ impl App {
             return;
         }
         if pressed {
-            let plugin_keys = self.controls.plugin_keys();
-            let plugin_key = keys::letter(&input::code(code))
-                .filter(|_| self.modifiers.is_empty())
-                .filter(|l| plugin_keys.iter().any(|k| k.letter == *l))
-                .map(Action::PluginOption);
-            if let Some(action) = input::action_for(code, self.modifiers).or(plugin_key) {
+            let action = keys::action_with_plugins(
+                &input::code(code),
+                input::modifiers(self.modifiers),
+                self.controls.plugin_keys(),
+            );
+            if let Some(action) = action {
                 let repeats = matches!(
                     action,
                     Action::FrameAdvance

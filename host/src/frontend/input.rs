@@ -21,11 +21,6 @@ pub fn modifiers(state: ModifiersState) -> Modifiers {
     }
 }
 
-/// The action bound to `key` with exactly `mods` held.
-pub fn action_for(key: KeyCode, mods: ModifiersState) -> Option<Action> {
-    keys::action_for(&code(key), modifiers(mods))
-}
-
 /// The gilrs button at a pad's place.
 fn gilrs_button(pad: Pad) -> Button {
     match pad {
@@ -180,7 +175,7 @@ mod tests {
             assert!(known.iter().any(|k| k == name), "{name} is not a winit key");
         }
         assert_eq!(
-            action_for(KeyCode::KeyR, ModifiersState::CONTROL),
+            keys::action_for(&code(KeyCode::KeyR), modifiers(ModifiersState::CONTROL)),
             Some(Action::Reset)
         );
     }

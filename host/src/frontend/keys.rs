@@ -354,21 +354,42 @@ impl Modifiers {
 
 /// The action bound to the key `code` with exactly `mods` held.
 pub fn action_for(code: &str, mods: Modifiers) -> Option<Action> {
-    for binding in BINDINGS {
-        for (index, chord) in binding.chords.iter().enumerate() {
-            if chord.key == code
+    chords()
+        .find(|(chord, _)| {
+            chord.key == code
                 && chord.ctrl == mods.ctrl
                 && chord.shift == mods.shift
                 && chord.alt == mods.alt
-            {
-                return Some(match binding.action {
-                    Action::SelectSlot(_) => Action::SelectSlot(index as u8 + 1),
-                    action => action,
-                });
-            }
-        }
-    }
-    None
+        })
+        .map(|(_, action)| action)
+}
+
+/// Every key of the table with the action it asks for (each digit its own slot).
+pub fn chords() -> impl Iterator<Item = (&'static Chord, Action)> {
+    BINDINGS.iter().flat_map(|binding| {
+        binding.chords.iter().enumerate().map(|(index, chord)| {
+            let action = match binding.action {
+                Action::SelectSlot(_) => Action::SelectSlot(index as u8 + 1),
+                action => action,
+            };
+            (chord, action)
+        })
+    })
+}
+
+/// The action of the key `code` with `mods` held: the table's, or a plug-in option's letter
+/// (`plugin_keys`) pressed alone.
+pub fn action_with_plugins(
+    code: &str,
+    mods: Modifiers,
+    plugin_keys: &[PluginKey],
+) -> Option<Action> {
+    action_for(code, mods).or_else(|| {
+        letter(code)
+            .filter(|_| mods.is_empty())
+            .filter(|l| plugin_keys.iter().any(|k| k.letter == *l))
+            .map(Action::PluginOption)
+    })
 }
 
 /// The letter of a letter key (`KeyF` is `F`).
