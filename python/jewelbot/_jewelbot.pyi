@@ -190,8 +190,10 @@ class HorizonWorker:
         start: int,
         news: Optional[Callable[[], Iterable[bytes]]] = None,
         news_every: float = 5.0,
+        progress: Optional[Callable[[int], object]] = None,
     ) -> tuple[Optional[str], bytes]:
-        """Plays a start; ``news`` brings lessons decided elsewhere while it plays."""
+        """Plays a start; ``news`` brings lessons decided elsewhere while it plays, and
+        ``progress`` hears the columns it has played so far."""
 
 def horizon_help() -> str:
     """``jewelbot horizon``'s options, as its help prints them."""

@@ -8,8 +8,9 @@ run. ``horizon(...)`` does the same from Python. See ``docs/cluster.md``.
 - The results file is ``jewelbot horizon --results``' own: one line a decided start, written by
   the driver alone (a second driver on the same file is refused), resumed by either command.
 - What decided starts teach (the states known to lead to a proven cycle or a game over) is
-  pinned on a lesson board that the starts read as they begin and, every few seconds, as they
-  play: a start stops as soon as it meets such a state.
+  pinned on the run's board that the starts read as they begin and, every few seconds, as they
+  play: a start stops as soon as it meets such a state. The starts say there too how far they
+  have gone, for the progress line's columns a second.
 - Each start keeps its checkpoint in ``--checkpoint DIR`` (on storage every node reads): a task
   retried after its worker or node is lost goes on from it.
 - A worker whose player is not the driver's (another version of the package, another build)
@@ -26,7 +27,9 @@ import contextlib
 import fcntl
 import json
 import os
+import signal
 import sys
+import threading
 import time
 import uuid
 from collections import deque
@@ -48,6 +51,9 @@ RETRIES = 3
 
 #: Seconds between two progress lines.
 PROGRESS_EVERY = 10.0
+
+#: Seconds the driver waits for a start to end before it looks for a stop again.
+LOOK_EVERY = 0.5
 
 #: Seconds the starts in flight have, when the driver is stopped, to keep their checkpoints.
 STOP_GRACE = 30.0
@@ -129,13 +135,15 @@ def _only_writer(results: Optional[Path]) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-class LessonBoard:
-    """What the run's decided starts taught, in the order they were decided: the driver pins
-    each start's lessons up, and the starts in play read what is new every
-    ``NEWS_EVERY`` seconds. A Ray actor on the driver's node, which lives as long as the run."""
+class RunBoard:
+    """What the run's decided starts taught, in the order they were decided, and how far the
+    starts in play have gone: the driver pins each start's lessons up, and the starts in play
+    read what is new every ``NEWS_EVERY`` seconds, and say the columns they have played. A Ray
+    actor on the driver's node, which lives as long as the run."""
 
     def __init__(self) -> None:
         self._lessons: list[Any] = []
+        self._played: dict[str, int] = {}
 
     def pin(self, wrapped: list[Any]) -> int:
         """Adds a start's lessons (an ObjectRef, in a list so that Ray passes the reference,
@@ -147,8 +155,17 @@ class LessonBoard:
         """The lessons after the first ``read`` (ObjectRefs)."""
         return self._lessons[read:]
 
+    def reached(self, game: str, columns: int) -> None:
+        """A game of a start (one task's try: a retried start plays a new one) has played
+        ``columns`` columns, not counting those of the checkpoint it resumed from."""
+        self._played[game] = columns
 
-#: Seconds between two looks of a start in play at the lesson board.
+    def played(self) -> int:
+        """The columns the run's games have played so far, decided or in play."""
+        return sum(self._played.values())
+
+
+#: Seconds between two looks of a start in play at the run's board.
 NEWS_EVERY = 5.0
 
 
@@ -178,9 +195,10 @@ def _play_start(
     start: int,
     threads: int,
     board: Any,
-) -> tuple[int, Optional[str], bytes]:
+) -> tuple[int, Optional[str], bytes, int]:
     """A Ray task: plays one start on this worker, after learning what the board holds, and
-    learns more as the board grows. Its game and its decisions run on ``threads`` threads (the
+    learns more as the board grows; returns the start, its results line, what it taught and
+    the columns it played. Its game and its decisions run on ``threads`` threads (the
     task's CPUs), not on every core of the node, which the node's other tasks share."""
     _check_version(version)
     ray = _import_ray()
@@ -191,10 +209,17 @@ def _play_start(
     learning = _learning[key]
     for lessons in learning.news(ray, board):
         learning.worker.learn(lessons)
+    game = uuid.uuid4().hex
+    played = [0]
+
+    def reached(columns: int) -> None:
+        played[0] = columns
+        board.reached.remote(game, columns)
+
     line, taught = learning.worker.play(
-        start, news=lambda: learning.news(ray, board), news_every=NEWS_EVERY
+        start, news=lambda: learning.news(ray, board), news_every=NEWS_EVERY, progress=reached
     )
-    return start, line, taught
+    return start, line, taught, played[0]
 
 
 def _check_version(version: str) -> None:
@@ -245,6 +270,7 @@ class _Tally:
         self.resumed = sum(held)
         self.cycles = set(cycles)
         self.columns = 0
+        self.played = 0  # by the starts decided in this sitting, this sitting
         self.results: list[dict] = []
 
     def add(self, line: str) -> None:
@@ -291,11 +317,21 @@ def horizon(
 
     Returns:
         The summary: ``starts``, ``proven``, ``lost``, ``undecided``, ``cycles``, ``resumed``,
-        ``columns`` (played by the cluster), ``seconds``, ``columns_per_second``, ``results``
+        ``columns`` (what the starts decided now took, from the start of their games),
+        ``played`` (what this run played of them, without the checkpoints it resumed from),
+        ``seconds``, ``columns_per_second`` (``played`` a second), ``results``
         (the lines of the starts played now), and with ``one_machine``
         ``one_machine_columns`` (what that file's run played for the starts played now) and
         ``one_machine_starts`` (how many of them it holds). Under the reference rules: ``runs``,
         ``seconds`` and ``report`` (the command's text, or its JSON with ``--json``).
+
+    Raises:
+        Stopped: SIGINT or SIGTERM stopped the run (caught from the main thread only): the
+            starts in flight kept their games, and the same call goes on from the results
+            file and the checkpoints. It is a ``KeyboardInterrupt``.
+        RuntimeError: A worker refused the run (another player, another version), a start
+            was lost more often than Ray retries it, or another driver writes the results file.
+        ValueError: Options that ``jewelbot horizon`` refuses.
     """
     ray = _import_ray()
     argv = list(words) + flags(options)
@@ -325,6 +361,34 @@ def horizon(
     return summary
 
 
+class Stopped(KeyboardInterrupt):
+    """The driver was stopped by a signal (SIGINT, SIGTERM): the starts in flight kept their
+    games, and the same command goes on from the results file and the checkpoints."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _stop_signals() -> Iterator[list[int]]:
+    """SIGINT and SIGTERM, caught as a note (the signals received) that the driver's loop reads
+    between two waits: an exception raised by the signal in the middle of Ray's own calls could
+    be lost there. Only the main thread can catch signals; elsewhere the note stays empty."""
+    caught: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield caught
+        return
+    kept = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    for signum in kept:
+        signal.signal(signum, lambda signum, _frame: caught.append(signum))
+    try:
+        yield caught
+    finally:
+        for signum, handler in kept.items():
+            signal.signal(signum, handler)
+
+
 def _drive(
     ray: Any, driver: HorizonDriver, argv: list[str], cpus_per_start: int, quiet: bool
 ) -> dict:
@@ -335,7 +399,7 @@ def _drive(
     starts = deque(driver.starts)
     run = uuid.uuid4().hex
     # No board for a run with nothing to play (a finished run resumed).
-    board = _lesson_board(ray) if starts else None
+    board = _run_board(ray) if starts else None
     known = driver.lessons()
     if board is not None and known != b"[]":
         board.pin.remote([ray.put(known)])
@@ -343,48 +407,55 @@ def _drive(
     total = len(starts) + tally.resumed
     pending: dict[Any, int] = {}
     began = last_said = time.monotonic()
-    try:
-        while starts or pending:
-            # A start for each `cpus_per_start` CPUs of the cluster as it is now (nodes come and
-            # go): the others wait here, and each learns, when it begins, all that the starts
-            # before it taught.
-            in_flight = max(1, int(ray.cluster_resources().get("CPU", 1)) // cpus_per_start)
-            while starts and len(pending) < in_flight:
-                start = starts.popleft()
-                ref = task.remote(run, argv, settings, __version__, start, cpus_per_start, board)
-                pending[ref] = start
-            done, _ = ray.wait(list(pending), num_returns=1, timeout=PROGRESS_EVERY)
-            for ref in done:
-                start = pending.pop(ref)
-                try:
-                    _, line, taught = ray.get(ref)
-                except ray.exceptions.RayTaskError as error:
-                    # A refusal (another player, another version): every start would meet it.
-                    _stop_in_flight(ray, driver, tally, pending)
-                    raise RuntimeError(f"start {start:#06x}: {error.cause}") from None
-                except ray.exceptions.RayError as error:
-                    # Its worker or node lost once more than Ray retries it: the others keep
-                    # their games, and the same command goes on.
-                    _stop_in_flight(ray, driver, tally, pending)
-                    raise RuntimeError(
-                        f"start {start:#06x} was lost {RETRIES + 1} times ({error}); the same "
-                        "command goes on from the results file and the checkpoints"
-                    ) from None
-                _record(driver, tally, line)
-                if board is not None and taught != b"[]":
-                    board.pin.remote([ray.put(taught)])
-            now = time.monotonic()
-            if not quiet and (now - last_said >= PROGRESS_EVERY or not (starts or pending)):
-                last_said = now
-                _say_progress(tally, total, now - began)
-    except KeyboardInterrupt:
-        _stop_in_flight(ray, driver, tally, pending)
-        print(
-            f"stopped when asked: {total - tally.decided} starts undecided; the same command "
-            "goes on from the results file" + (" and the checkpoints" if driver.checkpoint else ""),
-            file=sys.stderr,
-        )
-        raise
+    with _stop_signals() as caught:
+        try:
+            while starts or pending:
+                # A start for each `cpus_per_start` CPUs of the cluster as it is now (nodes come and
+                # go): the others wait here, and each learns, when it begins, all that the starts
+                # before it taught.
+                in_flight = max(1, int(ray.cluster_resources().get("CPU", 1)) // cpus_per_start)
+                while starts and len(pending) < in_flight:
+                    start = starts.popleft()
+                    ref = task.remote(
+                        run, argv, settings, __version__, start, cpus_per_start, board
+                    )
+                    pending[ref] = start
+                done, _ = ray.wait(list(pending), num_returns=1, timeout=LOOK_EVERY)
+                for ref in done:
+                    start = pending.pop(ref)
+                    try:
+                        _, line, taught, played = ray.get(ref)
+                    except ray.exceptions.RayTaskError as error:
+                        # A refusal (another player, another version): every start would meet it.
+                        _stop_in_flight(ray, driver, tally, pending)
+                        raise RuntimeError(f"start {start:#06x}: {error.cause}") from None
+                    except ray.exceptions.RayError as error:
+                        # Its worker or node lost once more than Ray retries it: the others keep
+                        # their games, and the same command goes on.
+                        _stop_in_flight(ray, driver, tally, pending)
+                        raise RuntimeError(
+                            f"start {start:#06x} was lost {RETRIES + 1} times ({error}); the same "
+                            "command goes on from the results file and the checkpoints"
+                        ) from None
+                    _record(driver, tally, line)
+                    tally.played += played
+                    if board is not None and taught != b"[]":
+                        board.pin.remote([ray.put(taught)])
+                now = time.monotonic()
+                if not quiet and (now - last_said >= PROGRESS_EVERY or not (starts or pending)):
+                    last_said = now
+                    _say_progress(tally, total, _played(ray, board), now - began)
+                if caught:
+                    raise Stopped(caught[0])
+        except KeyboardInterrupt:
+            _stop_in_flight(ray, driver, tally, pending)
+            print(
+                f"stopped when asked: {total - tally.decided} starts undecided; the same command "
+                "goes on from the results file"
+                + (" and the checkpoints" if driver.checkpoint else ""),
+                file=sys.stderr,
+            )
+            raise
     seconds = time.monotonic() - began
     return {
         "starts": total,
@@ -395,17 +466,18 @@ def _drive(
         "resumed": tally.resumed,
         "columns": tally.columns,
         "seconds": seconds,
-        "columns_per_second": tally.columns / seconds if seconds > 0 else 0.0,
+        "played": tally.played,
+        "columns_per_second": tally.played / seconds if seconds > 0 else 0.0,
         "results": tally.results,
     }
 
 
-def _lesson_board(ray: Any) -> Any:
-    """The run's lesson board, on the driver's node: it goes when the driver goes."""
+def _run_board(ray: Any) -> Any:
+    """The run's board, on the driver's node: it goes when the driver goes."""
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
     here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
-    return ray.remote(num_cpus=0)(LessonBoard).options(scheduling_strategy=here).remote()
+    return ray.remote(num_cpus=0)(RunBoard).options(scheduling_strategy=here).remote()
 
 
 def _record(driver: HorizonDriver, tally: _Tally, line: Optional[str]) -> None:
@@ -423,14 +495,20 @@ def _stop_in_flight(ray: Any, driver: HorizonDriver, tally: _Tally, pending: dic
     ended, left = ray.wait(list(pending), num_returns=len(pending), timeout=STOP_GRACE)
     for ref in ended:
         with contextlib.suppress(ray.exceptions.RayError):  # cancelled: nothing decided
-            _, line, _ = ray.get(ref)
+            _, line, _, played = ray.get(ref)
+            tally.played += played
             _record(driver, tally, line)
     for ref in left:
         ray.cancel(ref, force=True)
 
 
-def _say_progress(tally: _Tally, total: int, seconds: float) -> None:
-    rate = tally.columns / seconds if seconds > 0 else 0.0
+def _played(ray: Any, board: Any) -> int:
+    """The columns the run's games have played so far (none for a run with nothing to play)."""
+    return ray.get(board.played.remote()) if board is not None else 0
+
+
+def _say_progress(tally: _Tally, total: int, played: int, seconds: float) -> None:
+    rate = played / seconds if seconds > 0 else 0.0
     print(
         f"{tally.decided}/{total} starts decided: {tally.proven} proven, {tally.lost} lost, "
         f"{tally.undecided} undecided; {rate:,.0f} columns/s over the cluster",
@@ -474,8 +552,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             quiet=ours.quiet,
             one_machine=ours.one_machine,
         )
+    except Stopped as stop:
+        return 128 + stop.signum
     except KeyboardInterrupt:
-        return 130
+        return 128 + signal.SIGINT
     except (ValueError, RuntimeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -485,9 +565,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print(
         f"{summary['starts']} starts: {summary['proven']} proven perpetual (in "
         f"{summary['cycles']} cycles), {summary['lost']} lost, {summary['undecided']} undecided "
-        f"({summary['resumed']} held by the results file); the cluster played "
-        f"{summary['columns']:,} columns in {summary['seconds']:.0f} s "
-        f"({summary['columns_per_second']:,.0f} columns/s)"
+        f"({summary['resumed']} held by the results file); the starts decided took "
+        f"{summary['columns']:,} columns, and this run played {summary['played']:,} in "
+        f"{summary['seconds']:.0f} s ({summary['columns_per_second']:,.0f} columns/s)"
     )
     if "one_machine_columns" in summary:
         ratio = summary["columns"] / max(1, summary["one_machine_columns"])

@@ -205,9 +205,10 @@ class MagicJewelryPlacementsEnv(_Closable):
         render_mode: ``"rgb_array"`` or ``None``.
 
     Actions are ``Discrete(18)``: ``x * 3 + arrangement`` (x 0-5, arrangement 0-2 presses of
-    A). :meth:`action_masks` (and ``info["action_mask"]``) gives those the column in hand can
-    reach, by the breadth-first search over taps the player uses; any other raises
-    ``ValueError``. Seeds deal the same game on both backends.
+    A). :meth:`action_masks` (bool, as MaskablePPO asks) and ``info["action_mask"]`` (``int8``,
+    as ``action_space.sample(mask=...)`` asks) give those the column in hand can reach, by the
+    breadth-first search over taps the player uses; any other raises ``ValueError``. Seeds
+    deal the same game on both backends.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
@@ -253,7 +254,8 @@ class MagicJewelryPlacementsEnv(_Closable):
     def _observe(self) -> tuple[dict, dict]:
         source = self._source()
         self._mask = source.action_mask()
-        return source.observation(), {"action_mask": self._mask}
+        # int8, the mask Gymnasium's Discrete.sample takes.
+        return source.observation(), {"action_mask": self._mask.astype(np.int8)}
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[dict] = None

@@ -11,7 +11,7 @@ use magic_jewelry_lab::horizon::{write_report, Args, Estimating};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
 use std::thread;
@@ -168,48 +168,55 @@ impl HorizonWorker {
     ///
     /// ``news``, if given, is called every ``news_every`` seconds while the game plays, and
     /// returns the lessons' bytes decided elsewhere since it was last called: the game meets
-    /// them as it goes on. A signal's exception (``KeyboardInterrupt``: Ctrl-C, or Ray
-    /// cancelling the task), or one that ``news`` raises, ends the game where it is, its
-    /// checkpoint kept, and is raised.
-    #[pyo3(signature = (start, news=None, news_every=5.0))]
+    /// them as it goes on. ``progress``, if given, is called as often with the columns the game
+    /// has played so far (not those of the checkpoint it resumed from), and once more when it
+    /// ends. A signal's exception (``KeyboardInterrupt``: Ctrl-C, or Ray cancelling the task),
+    /// or one that ``news`` or ``progress`` raises, ends the game where it is, its checkpoint
+    /// kept, and is raised.
+    #[pyo3(signature = (start, news=None, news_every=5.0, progress=None))]
     fn play<'py>(
         &self,
         py: Python<'py>,
         start: u16,
         news: Option<Bound<'py, PyAny>>,
         news_every: f64,
+        progress: Option<Bound<'py, PyAny>>,
     ) -> PyResult<(Option<String>, Bound<'py, PyBytes>)> {
-        let news = match news {
-            Some(news) if !news.is_callable() => {
-                return Err(PyTypeError::new_err("news must be callable"))
-            }
-            Some(news) => Some((news.unbind(), seconds(news_every)?)),
-            None => None,
-        };
-        let mut between = Between::new(news, self.worker.learner());
+        let every = seconds(news_every)?;
+        let mut between = Between::new(
+            callable("news", news)?,
+            callable("progress", progress)?,
+            every,
+            self.worker.learner(),
+        );
         let stop = Arc::clone(&between.stop);
-        let played = py.detach(|| {
+        let played = AtomicU64::new(0);
+        let outcome = py.detach(|| {
             thread::scope(|scope| {
                 // The game plays on its own thread, while this one (Python's main thread, in a
                 // Ray task: the one signals reach) looks at Python now and then.
                 let (done, finished) = mpsc::channel();
+                let counted = &played;
                 scope.spawn(move || {
-                    let played = self
-                        .worker
-                        .play(start, &move || stop.load(Ordering::Relaxed));
+                    let outcome =
+                        self.worker
+                            .play(start, &move || stop.load(Ordering::Relaxed), counted);
                     // The receiver waits for it, unless this thread panicked first.
-                    let _ = done.send(played);
+                    let _ = done.send(outcome);
                 });
                 loop {
                     match finished.recv_timeout(LOOK_EVERY) {
-                        Ok(played) => break Some(played),
-                        Err(RecvTimeoutError::Timeout) => between.look(),
+                        Ok(outcome) => break Some(outcome),
+                        Err(RecvTimeoutError::Timeout) => {
+                            between.look(played.load(Ordering::Relaxed));
+                        }
                         Err(RecvTimeoutError::Disconnected) => break None,
                     }
                 }
             })
         });
-        let (line, lessons) = played
+        between.last(played.into_inner());
+        let (line, lessons) = outcome
             .ok_or_else(|| PyRuntimeError::new_err("the game's thread ended without a result"))?
             .map_err(|e| runtime(&e))?;
         if let Some(error) = between.raised.take() {
@@ -225,14 +232,26 @@ fn seconds(value: f64) -> PyResult<Duration> {
         .map_err(|_| PyValueError::new_err(format!("news_every must be seconds, not {value}")))
 }
 
+/// An optional callback, refused unless it can be called.
+fn callable(name: &str, value: Option<Bound<'_, PyAny>>) -> PyResult<Option<Py<PyAny>>> {
+    match value {
+        Some(value) if !value.is_callable() => {
+            Err(PyTypeError::new_err(format!("{name} must be callable")))
+        }
+        value => Ok(value.map(Bound::unbind)),
+    }
+}
+
 /// How often the thread that waits for a game looks at Python's signals.
 const LOOK_EVERY: Duration = Duration::from_millis(100);
 
 /// What the thread that waits for a game does now and then, with the GIL for that moment: it
-/// looks at Python's signals, and asks for the lessons decided elsewhere meanwhile. The first
-/// exception raised is kept, and stops the game.
+/// looks at Python's signals, asks for the lessons decided elsewhere meanwhile, and says how
+/// far the game has gone. The first exception raised is kept, and stops the game.
 struct Between {
-    news: Option<(Py<PyAny>, Duration)>,
+    news: Option<Py<PyAny>>,
+    progress: Option<Py<PyAny>>,
+    every: Duration,
     asked: Instant,
     learner: Learner,
     stop: Arc<AtomicBool>,
@@ -240,9 +259,16 @@ struct Between {
 }
 
 impl Between {
-    fn new(news: Option<(Py<PyAny>, Duration)>, learner: Learner) -> Self {
+    fn new(
+        news: Option<Py<PyAny>>,
+        progress: Option<Py<PyAny>>,
+        every: Duration,
+        learner: Learner,
+    ) -> Self {
         Self {
             news,
+            progress,
+            every,
             asked: Instant::now(),
             learner,
             stop: Arc::new(AtomicBool::new(false)),
@@ -250,26 +276,37 @@ impl Between {
         }
     }
 
-    fn look(&mut self) {
+    fn look(&mut self, played: u64) {
         if self.raised.is_some() {
             return;
         }
-        if let Err(error) = self.learn_the_news() {
+        if let Err(error) = self.look_around(played) {
             self.raised = Some(error);
             self.stop.store(true, Ordering::Relaxed);
         }
     }
 
-    fn learn_the_news(&mut self) -> PyResult<()> {
+    /// Says the columns played in all, once the game has ended.
+    fn last(&mut self, played: u64) {
+        if self.raised.is_some() {
+            return;
+        }
+        if let Err(error) = Python::attach(|py| self.say_progress(py, played)) {
+            self.raised = Some(error);
+        }
+    }
+
+    fn look_around(&mut self, played: u64) -> PyResult<()> {
         let taught = Python::attach(|py| -> PyResult<Vec<Vec<u8>>> {
             py.check_signals()?;
-            let Some((news, every)) = &self.news else {
-                return Ok(Vec::new());
-            };
-            if self.asked.elapsed() < *every {
+            if self.asked.elapsed() < self.every {
                 return Ok(Vec::new());
             }
             self.asked = Instant::now();
+            self.say_progress(py, played)?;
+            let Some(news) = &self.news else {
+                return Ok(Vec::new());
+            };
             news.bind(py)
                 .call0()?
                 .try_iter()?
@@ -280,6 +317,13 @@ impl Between {
         for bytes in taught {
             let lessons = lessons_from_bytes(&bytes).map_err(|e| runtime(&e))?;
             self.learner.learn(&lessons);
+        }
+        Ok(())
+    }
+
+    fn say_progress(&self, py: Python<'_>, played: u64) -> PyResult<()> {
+        if let Some(progress) = &self.progress {
+            progress.bind(py).call1((played,))?;
         }
         Ok(())
     }

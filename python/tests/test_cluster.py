@@ -5,6 +5,7 @@ import contextlib
 import fcntl
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -53,7 +54,7 @@ def test_the_cluster_writes_the_command_s_results(local_cluster, tmp_path, comma
         quiet=True,
     )
     assert summary["starts"] == 4 and summary["undecided"] == 4
-    assert summary["columns"] == 4 * 20000
+    assert summary["columns"] == summary["played"] == 4 * 20000
     assert summary["one_machine_columns"] == 4 * 20000 and summary["one_machine_starts"] == 4
     assert results(tmp_path / "cluster.jsonl") == results(tmp_path / "one.jsonl")
     # Either resumes the other's file: nothing is played again.
@@ -65,7 +66,7 @@ def test_the_cluster_writes_the_command_s_results(local_cluster, tmp_path, comma
     )
     assert "4 starts were decided by an earlier run" in again.stdout
     resumed = cluster.horizon(*CHEAP, results=tmp_path / "one.jsonl", quiet=True)
-    assert resumed["resumed"] == 4 and resumed["columns"] == 0
+    assert resumed["resumed"] == 4 and resumed["columns"] == resumed["played"] == 0
 
 
 @pytest.fixture(scope="module")
@@ -122,6 +123,16 @@ def test_bad_news_stops_the_game_with_its_error():
         meeting("not callable")
     with pytest.raises(ValueError, match="news_every"):
         meeting(list, news_every=-1.0)
+
+
+def test_progress_hears_the_columns_played_as_the_game_goes():
+    heard = []
+    line = meeting(progress=heard.append, news_every=0.0)
+    assert line["outcome"] == "undecided" and line["columns"] == 60000
+    assert len(heard) >= 2 and heard == sorted(heard)
+    assert heard[-1] == 60000
+    with pytest.raises(TypeError, match="progress must be callable"):
+        meeting(progress=60000)
 
 
 def proven_driver(tmp_path, *cluster_options):
@@ -221,7 +232,8 @@ def test_a_node_that_never_comes_back(tmp_path, proven_alone):
 LONGER = ["--ai", "simple", "--starts", "3", "--max-columns", "150000", "--seed", "3"]
 
 
-def test_a_stopped_driver_resumes(tmp_path):
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_a_stopped_driver_resumes(tmp_path, stop):
     run = [sys.executable, "-m", "jewelbot.cluster", "horizon", *LONGER, "--num-cpus", "1"]
     run += ["--results", tmp_path / "r.jsonl", "--checkpoint", tmp_path / "ck"]
     driver = subprocess.Popen(run, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -232,9 +244,10 @@ def test_a_stopped_driver_resumes(tmp_path):
         ) >= 2:
             break
         time.sleep(0.2)
-    driver.send_signal(signal.SIGINT)
+    driver.send_signal(stop)
     _, err = driver.communicate(timeout=60)
-    assert driver.returncode == 130, err
+    assert driver.returncode == 128 + stop, err
+    assert "stopped when asked" in err
     _, partial = results(tmp_path / "r.jsonl")
     assert 1 <= len(partial) < 3
     # The start in flight kept its game where the stop found it, long before its checkpoint
@@ -243,6 +256,12 @@ def test_a_stopped_driver_resumes(tmp_path):
     assert kept - set(partial), (kept, err)
     finished = subprocess.run(run, capture_output=True, text=True, timeout=120)
     assert finished.returncode == 0, finished.stderr
+    # The start that was stopped went on from its checkpoint: this run played fewer columns
+    # than the starts it decided took.
+    took, played = re.search(
+        r"took ([\d,]+) columns, and this run played ([\d,]+)", finished.stdout
+    ).groups()
+    assert 0 < int(played.replace(",", "")) < int(took.replace(",", "")), finished.stdout
     _, whole = results(tmp_path / "r.jsonl")
     assert len(whole) == 3, "a start was lost"
     lines = (tmp_path / "r.jsonl").read_text().splitlines()

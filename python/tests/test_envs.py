@@ -177,6 +177,19 @@ def test_actions_out_of_the_mask_change_nothing():
         env.step(blocked)
 
 
+def test_the_action_space_samples_within_the_info_s_mask():
+    env = MagicJewelryPlacementsEnv(rules="reference")
+    env.action_space.seed(3)
+    _, info = env.reset(seed=0)
+    assert info["action_mask"].dtype == np.int8
+    for _ in range(300):
+        action = env.action_space.sample(mask=info["action_mask"])
+        assert info["action_mask"][action] == 1
+        _, _, terminated, _, info = env.step(action)  # an unreachable one raises
+        if terminated:
+            _, info = env.reset()
+
+
 def test_bad_options_and_settings(other_rom):
     with pytest.raises(ValueError, match="obs_type"):
         MagicJewelryEnv(obs_type="pixels")

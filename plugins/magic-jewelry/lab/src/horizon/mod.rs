@@ -47,6 +47,7 @@ use rayon::prelude::*;
 use real::{open_checkpoints, real_player, settings_of, tally, FirstError, Resumed, StartRunner};
 use serde::Serialize;
 use std::io::Write;
+use std::sync::atomic::AtomicU64;
 use std::time::Instant;
 
 /// The report of a `horizon` run.
@@ -121,6 +122,7 @@ fn horizon_report(args: &Args, stop: &Stop) -> anyhow::Result<(Report, Option<an
         "horizon",
     );
     let errors = FirstError::default();
+    let played = AtomicU64::new(0);
     let runner = StartRunner {
         spec: &spec,
         max_columns,
@@ -129,6 +131,7 @@ fn horizon_report(args: &Args, stop: &Stop) -> anyhow::Result<(Report, Option<an
         resumable: &resumable,
         file: resumed.file.as_ref(),
         bar: &bar,
+        played: &played,
         lone: starts.len() == 1,
         stop,
         errors: &errors,

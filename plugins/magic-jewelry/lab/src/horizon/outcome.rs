@@ -67,6 +67,20 @@ impl Outcome {
     pub fn is_stopped(&self) -> bool {
         matches!(self, Self::Stopped { .. })
     }
+
+    /// The column its game was played to: its repeat and one more period (a proof), the state
+    /// it met (joined), its game over, or where it stopped or ran out of columns.
+    pub fn columns_played(&self) -> u64 {
+        match self {
+            Self::Perpetual {
+                cycle_start,
+                period,
+                ..
+            } => cycle_start + 2 * period,
+            Self::Joined { column, .. } | Self::GameOver { column, .. } => *column,
+            Self::Stopped { columns, .. } | Self::Undecided { columns, .. } => *columns,
+        }
+    }
 }
 
 /// One start's result.

@@ -14,6 +14,7 @@ use indicatif::ProgressBar;
 use magic_jewelry_engine::{Game, PlayerSpec, RuleSet};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -157,6 +158,8 @@ pub(super) struct StartRunner<'a> {
     pub resumable: &'a Resumable,
     pub file: Option<&'a ResultsFile>,
     pub bar: &'a ProgressBar,
+    /// The columns its games played, without those of the checkpoints they resumed from.
+    pub played: &'a AtomicU64,
     /// The run plays one start only: it says when a repeat is found and checked.
     pub lone: bool,
     pub stop: &'a Stop,
@@ -196,12 +199,19 @@ impl StartRunner<'_> {
             |columns| {
                 // A check of a period may play past the bar's end.
                 let columns = columns.min(self.max_columns);
-                self.bar.inc(columns.saturating_sub(counted));
+                let new = columns.saturating_sub(counted);
+                self.bar.inc(new);
+                self.played.fetch_add(new, Ordering::Relaxed);
                 counted = counted.max(columns);
             },
             resumed,
             &mut |progress, game, last| saver.save(progress, game, last),
             self.stop,
+        );
+        // Progress comes every few columns: the outcome says where the game ended.
+        self.played.fetch_add(
+            outcome.columns_played().saturating_sub(counted),
+            Ordering::Relaxed,
         );
         self.bar.inc(self.max_columns.saturating_sub(counted));
         let decided = !matches!(outcome, Outcome::Undecided { .. } | Outcome::Stopped { .. });

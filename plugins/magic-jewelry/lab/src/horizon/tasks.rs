@@ -22,6 +22,7 @@ use indicatif::ProgressBar;
 use magic_jewelry_engine::{PlayerSpec, RuleSet};
 use serde_json::Value;
 use std::collections::HashMap;
+use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
 /// `horizon`'s options from the words after `jewelbot horizon`, as the command parses them.
@@ -197,8 +198,14 @@ impl Worker {
 
     /// Plays the start from generator state `start` (from its checkpoint if the run's folder
     /// keeps one), keeping its checkpoint as it goes; returns its results line and what it
-    /// taught. `stop` ends it early (its checkpoint kept): the line is then `None`.
-    pub fn play(&self, start: u16, stop: &Stop) -> anyhow::Result<(Option<String>, Vec<Lesson>)> {
+    /// taught. `stop` ends it early (its checkpoint kept): the line is then `None`. `played`
+    /// counts the columns it plays as it goes, not those of the checkpoint it resumed from.
+    pub fn play(
+        &self,
+        start: u16,
+        stop: &Stop,
+        played: &AtomicU64,
+    ) -> anyhow::Result<(Option<String>, Vec<Lesson>)> {
         let resumable = super::real::resumable(self.checkpoints.as_ref(), &[start])?;
         let errors = FirstError::default();
         let bar = ProgressBar::hidden();
@@ -210,6 +217,7 @@ impl Worker {
             resumable: &resumable,
             file: None,
             bar: &bar,
+            played,
             lone: false,
             stop,
             errors: &errors,
@@ -245,6 +253,16 @@ mod tests {
 
     const CHEAP: [&str; 6] = ["--ai", "simple", "--starts", "3", "--max-columns", "800"];
 
+    /// The columns a start's game was played for, from its results line.
+    fn columns_played(line: &Value) -> u64 {
+        let field = |name: &str| line[name].as_u64().expect(name);
+        match line["outcome"].as_str() {
+            Some("perpetual") => field("cycle_start") + 2 * field("period"),
+            Some("joined" | "game_over") => field("column"),
+            _ => field("columns"),
+        }
+    }
+
     /// A line without its time.
     fn timeless(line: &str) -> Value {
         let mut value: Value = serde_json::from_str(line).expect("a results line");
@@ -262,8 +280,11 @@ mod tests {
             .starts()
             .iter()
             .map(|&start| {
-                let (line, _) = worker.play(start, &|| false).expect("a start");
-                timeless(&line.expect("decided or undecided, not stopped"))
+                let counted = AtomicU64::new(0);
+                let (line, _) = worker.play(start, &|| false, &counted).expect("a start");
+                let line = timeless(&line.expect("decided or undecided, not stopped"));
+                assert_eq!(counted.into_inner(), columns_played(&line), "{line}");
+                line
             })
             .collect();
         let report = super::super::horizon(&args, &|| false).expect("the command's run");
