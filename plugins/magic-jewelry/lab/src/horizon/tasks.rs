@@ -253,16 +253,6 @@ mod tests {
 
     const CHEAP: [&str; 6] = ["--ai", "simple", "--starts", "3", "--max-columns", "800"];
 
-    /// The columns a start's game was played for, from its results line.
-    fn columns_played(line: &Value) -> u64 {
-        let field = |name: &str| line[name].as_u64().expect(name);
-        match line["outcome"].as_str() {
-            Some("perpetual") => field("cycle_start") + 2 * field("period"),
-            Some("joined" | "game_over") => field("column"),
-            _ => field("columns"),
-        }
-    }
-
     /// A line without its time.
     fn timeless(line: &str) -> Value {
         let mut value: Value = serde_json::from_str(line).expect("a results line");
@@ -276,18 +266,19 @@ mod tests {
         let driver = Driver::open(&args).expect("a run");
         assert_eq!(driver.starts().len(), 3);
         let worker = Worker::open(&args, driver.settings()).expect("the driver's player");
+        let report = super::super::horizon(&args, &|| false).expect("the command's run");
         let mut played: Vec<Value> = driver
             .starts()
             .iter()
             .map(|&start| {
                 let counted = AtomicU64::new(0);
                 let (line, _) = worker.play(start, &|| false, &counted).expect("a start");
-                let line = timeless(&line.expect("decided or undecided, not stopped"));
-                assert_eq!(counted.into_inner(), columns_played(&line), "{line}");
-                line
+                let alone = report.results.iter().find(|r| r.generator_state == start);
+                let alone = alone.expect("the command played the start too");
+                assert_eq!(counted.into_inner(), alone.outcome.columns_played());
+                timeless(&line.expect("decided or undecided, not stopped"))
             })
             .collect();
-        let report = super::super::horizon(&args, &|| false).expect("the command's run");
         let mut alone: Vec<Value> = report
             .results
             .iter()
