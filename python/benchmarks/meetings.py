@@ -85,16 +85,19 @@ def main(argv: Optional[list[str]] = None) -> int:
             continue
         others = [(other, game) for other, game in games.items() if other != start]
         meeting = None  # (column, other start, the other's column)
+        ref_column = None
         played = 0
+        # One pass over the log: the first meeting with any game, and with the reference's.
         for column, key in enumerate(states(path, combo_counts)):
             played = column + 1
-            hit = next(((other, game[key]) for other, game in others if key in game), None)
-            if hit is not None:
-                meeting = (column, *hit)
+            if meeting is None:
+                hit = next(((other, game[key]) for other, game in others if key in game), None)
+                if hit is not None:
+                    meeting = (column, *hit)
+            if ref_column is None and key in ref_game:
+                ref_column = column
+            if meeting is not None and ref_column is not None:
                 break
-        ref_column = next(
-            (c for c, key in enumerate(states(path, combo_counts)) if key in ref_game), None
-        )
         if meeting is None:
             print(f"{start:04x}: no other game's state in its {played:,} columns")
         else:
